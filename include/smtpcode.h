@@ -1,0 +1,200 @@
+/*
+ * smtpcode: parse SMTP reply codes and look them up in a built-in table.
+ *
+ * The table is compiled into the library from the data files under data/;
+ * nothing is read from disk and nothing is allocated at run time.  Every
+ * pointer the library returns points into that static table (or into the
+ * caller's input, for spans), so it never needs freeing and stays valid for
+ * the life of the process.  All functions are thread-safe.
+ */
+#ifndef SMTPCODE_H
+#define SMTPCODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define SMTPCODE_VERSION "0.1.0"
+
+/* Why a string is not an SMTP code; see smtpcode_strerror(). */
+enum smtpcode_error {
+	SMTPCODE_OK = 0,
+	SMTPCODE_EEMPTY,      /* nothing but white space */
+	SMTPCODE_ESYNTAX,     /* does not start like a code at all */
+	SMTPCODE_EINCOMPLETE, /* "4.3", "5.7." */
+	SMTPCODE_ECLASS,      /* class digit other than 2, 4, 5 or X */
+	SMTPCODE_EDIGITS,     /* subject or detail of more than 3 digits */
+	SMTPCODE_EZERO,       /* leading zero in subject or detail */
+	SMTPCODE_EBASIC,      /* basic code outside 200-599, or too many digits */
+	SMTPCODE_ETRAILING    /* code glued to other characters: "5.7.1x" */
+};
+
+/*
+ * One parsed query: a basic code, an enhanced code, or both, as a reply
+ * line writes them ("452 4.3.1 Insufficient system storage").
+ */
+struct smtpcode_query {
+	unsigned basic;      /* 200-599, or 0 when there is none */
+	bool enhanced;       /* whether cls/subject/detail are set */
+	unsigned char cls;   /* 2, 4, 5, or 0 for the class-independent X */
+	unsigned subject;    /* 0-999 */
+	unsigned detail;     /* 0-999 */
+	size_t text_off;     /* reply text after the codes: offset into the */
+	size_t text_len;     /* input and length; 0 when there is no text */
+};
+
+/*
+ * Parse s[0..len) (need not be NUL-terminated) as a basic code ("452"), an
+ * enhanced code ("4.3.1", "X.3.1"), or a reply line starting with either
+ * ("452 4.3.1 text", "452-4.3.1 text", "5.1.1 text").  Surrounding white
+ * space is ignored.  Returns SMTPCODE_OK and fills *q, or an error and
+ * leaves *q zeroed.  Never reads past len.
+ */
+enum smtpcode_error smtpcode_parse(const char *s, size_t len,
+                                   struct smtpcode_query *q);
+
+/* A short lowercase phrase saying what is wrong, for error messages. */
+const char *smtpcode_strerror(enum smtpcode_error err);
+
+/*
+ * Write the canonical text of the query's enhanced code ("4.3.1",
+ * "X.3.1") or, without one, of its basic code, NUL-terminated, into
+ * buf[0..size).  Returns the length it needs, like snprintf.
+ */
+size_t smtpcode_format(const struct smtpcode_query *q, char *buf,
+                       size_t size);
+
+/* ---- The table ---- */
+
+/* An entry of the built-in table; opaque, static, never freed. */
+struct smtpcode_entry;
+
+/* Enumerated fields of an entry.  Their values are small integers: 0 means
+ * "not set" (e.g. the severity of a class-independent X.S.D entry), and
+ * smtpcode_value_name() gives the stable name scripts see. */
+enum smtpcode_field {
+	SMTPCODE_SEVERITY,   /* success | temporary | permanent */
+	SMTPCODE_SCOPE,      /* mailbox | domain | system | message | ... */
+	SMTPCODE_ACTS,       /* none | sender | sender-admin | recipient | ... */
+	SMTPCODE_RETRY,      /* auto | after-fix | never | none */
+	SMTPCODE_BOUNCE,     /* none | soft | hard | block */
+	SMTPCODE_REASON,     /* Sisimai-compatible reason: mailboxfull, ... */
+	SMTPCODE_SUPPRESS,   /* no | yes */
+	SMTPCODE_REGISTERED, /* no | yes: defined by an RFC or the registry */
+	SMTPCODE_NFIELDS
+};
+
+enum smtpcode_severity {
+	SMTPCODE_SEVERITY_UNSET = 0,
+	SMTPCODE_SUCCESS,
+	SMTPCODE_TEMPORARY,
+	SMTPCODE_PERMANENT
+};
+
+/* Texts of an entry; smtpcode_text() returns "" for one that is absent. */
+enum smtpcode_text_field {
+	SMTPCODE_CODE,    /* "4.3.1", "X.3.1", "452", "4.XXX.YYY", "x5z" */
+	SMTPCODE_NAME,    /* registered name, e.g. "Mail system full" */
+	SMTPCODE_MEANING, /* a short paragraph */
+	SMTPCODE_NOW,     /* what happens to the message now */
+	SMTPCODE_NTEXTS
+};
+
+/* Lists of an entry.  Each item has a text and, for some lists, a key:
+ * the party that acts (fixes), a code (related, basic, with), or "". */
+enum smtpcode_list {
+	SMTPCODE_CAUSES,  /* likely causes */
+	SMTPCODE_FIXES,   /* key: who does it (an "acts" value) */
+	SMTPCODE_RELATED, /* key: a code it is confused with; text: the difference */
+	SMTPCODE_BASIC,   /* key: a basic code it is sent with; text: a remark */
+	SMTPCODE_WITH,    /* basic entries: key: an enhanced code it comes with */
+	SMTPCODE_SOURCES, /* RFC sections, the registry */
+	SMTPCODE_NOTES,   /* remarks that qualify the entry */
+	SMTPCODE_NLISTS
+};
+
+struct smtpcode_item {
+	const char *key;
+	const char *text;
+};
+
+/* Kinds of entry, for iteration and rendering. */
+enum smtpcode_kind {
+	SMTPCODE_KIND_BASIC,    /* "452" */
+	SMTPCODE_KIND_ENHANCED, /* "4.3.1", or class-independent "X.3.1" */
+	SMTPCODE_KIND_CATEGORY  /* what a digit means: "4.XXX.YYY", "X.3.YYY",
+	                           "4yz", "x5z" */
+};
+
+enum smtpcode_kind smtpcode_kind(const struct smtpcode_entry *e);
+const char *smtpcode_text(const struct smtpcode_entry *e,
+                          enum smtpcode_text_field f);
+int smtpcode_value(const struct smtpcode_entry *e, enum smtpcode_field f);
+size_t smtpcode_count(const struct smtpcode_entry *e, enum smtpcode_list l);
+/* Item i of list l; i must be below smtpcode_count(e, l). */
+struct smtpcode_item smtpcode_item(const struct smtpcode_entry *e,
+                                   enum smtpcode_list l, size_t i);
+
+/* Stable name of value v of field f ("temporary"), or NULL if v is out of
+ * range; "" for 0 (unset).  smtpcode_value_label() gives a short human
+ * description ("the whole receiving mail system"). */
+const char *smtpcode_value_name(enum smtpcode_field f, int v);
+const char *smtpcode_value_label(enum smtpcode_field f, int v);
+/* Value whose name is s[0..len), or -1.  The field's name: "severity". */
+int smtpcode_value_parse(enum smtpcode_field f, const char *s, size_t len);
+const char *smtpcode_field_name(enum smtpcode_field f);
+/* Number of values of field f, counting the unset 0. */
+int smtpcode_value_count(enum smtpcode_field f);
+
+/* ---- Lookup ---- */
+
+/* The entry for basic code 200-599, or NULL. */
+const struct smtpcode_entry *smtpcode_find_basic(unsigned basic);
+/* The entry for an enhanced code (cls 2, 4, 5, or 0 for X), or NULL. */
+const struct smtpcode_entry *smtpcode_find_enhanced(unsigned cls,
+                                                    unsigned subject,
+                                                    unsigned detail);
+/* What a class digit (2, 4, 5) or a subject (0-7) means, or NULL. */
+const struct smtpcode_entry *smtpcode_find_class(unsigned cls);
+const struct smtpcode_entry *smtpcode_find_subject(unsigned subject);
+/* What the first or second digit of a basic code means ("4yz", "x5z"). */
+const struct smtpcode_entry *smtpcode_find_basic_digit(unsigned position,
+                                                       unsigned digit);
+
+/* How a basic code and an enhanced code sent together fit. */
+enum smtpcode_pairing {
+	SMTPCODE_PAIR_USUAL,    /* same class; the entry lists the basic code */
+	SMTPCODE_PAIR_UNUSUAL,  /* same class, but not a listed pairing */
+	SMTPCODE_PAIR_MISMATCH  /* the class digits differ: contradictory */
+};
+/* enhanced may be NULL (unknown code): then only the classes are compared. */
+enum smtpcode_pairing smtpcode_check_pair(unsigned basic, unsigned cls,
+                                          const struct smtpcode_entry *enhanced);
+
+/*
+ * A query resolved against the table: the entries it names, and what can
+ * be inferred for a code the table lacks.
+ */
+struct smtpcode_result {
+	struct smtpcode_query query;
+	const struct smtpcode_entry *basic;    /* the basic code's entry */
+	const struct smtpcode_entry *enhanced; /* the enhanced code's entry */
+	const struct smtpcode_entry *topic;    /* its class-independent X.S.D */
+	const struct smtpcode_entry *cls;      /* what its class digit means */
+	const struct smtpcode_entry *subject;  /* what its subject means */
+	enum smtpcode_pairing pairing;         /* when both codes are given */
+	bool known;                            /* every code given is in the table */
+};
+
+/* Resolve q; never fails (unknown codes leave their entries NULL). */
+void smtpcode_resolve(const struct smtpcode_query *q,
+                      struct smtpcode_result *r);
+
+/* Iterate the whole table in key order: basic codes, enhanced codes by
+ * subject, detail and class (X first), then categories. */
+size_t smtpcode_table_size(void);
+const struct smtpcode_entry *smtpcode_table_entry(size_t i);
+
+/* Date of the data, "YYYY-MM-DD", from data/. */
+const char *smtpcode_data_date(void);
+
+#endif

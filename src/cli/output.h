@@ -1,0 +1,19 @@
+/* Text output for the CLI: see output.c. */
+#ifndef SMTPCODE_OUTPUT_H
+#define SMTPCODE_OUTPUT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+void out_set_width(unsigned width);
+void out_str(const char *s);
+void out_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void out_para(const char *lead, unsigned indent, const char *text);
+void out_para_untrusted(const char *lead, unsigned indent, const char *s,
+                        size_t n);
+/* Write s[0..n) to fp with control characters shown as \\xHH. */
+void out_escaped(FILE *fp, const char *s, size_t n);
+/* Flush and close stdout; non-zero if anything failed to be written. */
+int out_finish(void);
+
+#endif

@@ -1,0 +1,10 @@
+/* Renderers of a resolved lookup; each writes through output.h. */
+#ifndef SMTPCODE_RENDER_H
+#define SMTPCODE_RENDER_H
+
+#include "smtpcode.h"
+
+/* The entry a person reads; input is the argument, for the reply text. */
+void render_text(const struct smtpcode_result *r, const char *input);
+
+#endif

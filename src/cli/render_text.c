@@ -1,0 +1,272 @@
+/*
+ * The human-readable entry: everything a lookup resolved, laid out so the
+ * verdict (severity, what happens now, scope, who acts, suppress) comes
+ * first and the explanation after.
+ */
+#include <string.h>
+
+#include "output.h"
+#include "render.h"
+
+#define LABEL_WIDTH 13 /* "  Sent with  " */
+
+static const char *text(const struct smtpcode_entry *e,
+                        enum smtpcode_text_field f)
+{
+	return smtpcode_text(e, f);
+}
+
+/* "  Scope      system (the whole receiving mail system)" */
+static void value_line(const char *label, const struct smtpcode_entry *e,
+                       enum smtpcode_field f)
+{
+	char lead[32], body[512];
+	int v = smtpcode_value(e, f);
+	if (v == 0)
+		return;
+	snprintf(lead, sizeof lead, "  %-10.24s ", label);
+	snprintf(body, sizeof body, "%s (%s)", smtpcode_value_name(f, v),
+	         smtpcode_value_label(f, v));
+	out_para(lead, LABEL_WIDTH, body);
+}
+
+static void text_line(const char *label, const char *s)
+{
+	char lead[32];
+	if (!*s)
+		return;
+	snprintf(lead, sizeof lead, "  %-10.24s ", label);
+	out_para(lead, LABEL_WIDTH, s);
+}
+
+/* "452; 431 (Exchange only)" */
+static void basic_line(const struct smtpcode_entry *e)
+{
+	char buf[512] = "";
+	size_t n = smtpcode_count(e, SMTPCODE_BASIC), len = 0;
+	for (size_t i = 0; i < n && len < sizeof buf; i++) {
+		struct smtpcode_item it = smtpcode_item(e, SMTPCODE_BASIC, i);
+		len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s%s%s%s",
+		                        i ? "; " : "", it.key, *it.text ? " (" : "",
+		                        it.text, *it.text ? ")" : "");
+	}
+	text_line("Sent with", buf);
+}
+
+static void heading(const char *title)
+{
+	out_printf("\n%s\n", title);
+}
+
+static void list_section(const char *title, const struct smtpcode_entry *e,
+                         enum smtpcode_list l)
+{
+	size_t n = smtpcode_count(e, l);
+	if (n == 0)
+		return;
+	heading(title);
+	for (size_t i = 0; i < n; i++)
+		out_para("  - ", 4, smtpcode_item(e, l, i).text);
+}
+
+/* Items whose key is a code: "  5.2.2    how it differs". */
+static void keyed_section(const char *title, const struct smtpcode_entry *e,
+                          enum smtpcode_list l)
+{
+	size_t n = smtpcode_count(e, l);
+	if (n == 0)
+		return;
+	heading(title);
+	for (size_t i = 0; i < n; i++) {
+		struct smtpcode_item it = smtpcode_item(e, l, i);
+		char lead[32];
+		snprintf(lead, sizeof lead, "  %-8s ", it.key);
+		out_para(lead, 11, it.text);
+	}
+}
+
+static void fixes_section(const struct smtpcode_entry *e)
+{
+	size_t n = smtpcode_count(e, SMTPCODE_FIXES);
+	if (n == 0)
+		return;
+	heading("How to fix it");
+	for (size_t i = 0; i < n; i++) {
+		struct smtpcode_item it = smtpcode_item(e, SMTPCODE_FIXES, i);
+		int who = smtpcode_value_parse(SMTPCODE_ACTS, it.key, strlen(it.key));
+		char lead[96];
+		snprintf(lead, sizeof lead, "  For %s: ",
+		         who > 0 ? smtpcode_value_label(SMTPCODE_ACTS, who) : it.key);
+		out_para(lead, 4, it.text);
+	}
+}
+
+/* The explanation shared by every kind of entry. */
+static void body(const struct smtpcode_entry *e)
+{
+	if (*text(e, SMTPCODE_MEANING)) {
+		heading("Meaning");
+		out_para("  ", 2, text(e, SMTPCODE_MEANING));
+	}
+	list_section("Likely causes", e, SMTPCODE_CAUSES);
+	fixes_section(e);
+	keyed_section("Comes with", e, SMTPCODE_WITH);
+	keyed_section("Not to be confused with", e, SMTPCODE_RELATED);
+	list_section("Notes", e, SMTPCODE_NOTES);
+	list_section("Sources", e, SMTPCODE_SOURCES);
+}
+
+static void title(const char *code, const struct smtpcode_entry *e)
+{
+	out_printf("%s  %s", code, text(e, SMTPCODE_NAME));
+	if (smtpcode_value(e, SMTPCODE_REGISTERED) == 1)
+		out_str("  [not a registered code]");
+	out_str("\n");
+}
+
+/* A class variant (4.3.1) or a basic code (452): the full verdict. */
+static void verdict_entry(const struct smtpcode_entry *e)
+{
+	title(text(e, SMTPCODE_CODE), e);
+	value_line("Severity", e, SMTPCODE_SEVERITY);
+	text_line("Message", text(e, SMTPCODE_NOW));
+	value_line("Scope", e, SMTPCODE_SCOPE);
+	value_line("Who acts", e, SMTPCODE_ACTS);
+	value_line("Retry", e, SMTPCODE_RETRY);
+	value_line("Suppress", e, SMTPCODE_SUPPRESS);
+	value_line("Bounce", e, SMTPCODE_BOUNCE);
+	value_line("Reason", e, SMTPCODE_REASON);
+	basic_line(e);
+	body(e);
+}
+
+/* X.3.1: what the code means in each class it is used with. */
+static void topic_entry(const struct smtpcode_entry *e,
+                        const struct smtpcode_query *q)
+{
+	static const unsigned classes[] = {2, 4, 5};
+	char each[96] = "";
+	title(text(e, SMTPCODE_CODE), e);
+	value_line("Scope", e, SMTPCODE_SCOPE);
+	value_line("Reason", e, SMTPCODE_REASON);
+	basic_line(e);
+	for (size_t i = 0; i < sizeof classes / sizeof *classes; i++) {
+		const struct smtpcode_entry *v =
+		    smtpcode_find_enhanced(classes[i], q->subject, q->detail);
+		char lead[32], line[1024];
+		if (!v)
+			continue;
+		snprintf(each + strlen(each), sizeof each - strlen(each), "%ssmtpcode %s",
+		         *each ? ", " : "", text(v, SMTPCODE_CODE));
+		snprintf(lead, sizeof lead, "  As %-7s ", text(v, SMTPCODE_CODE));
+		snprintf(line, sizeof line, "%s: %s",
+		         smtpcode_value_name(SMTPCODE_SEVERITY,
+		                             smtpcode_value(v, SMTPCODE_SEVERITY)),
+		         text(v, SMTPCODE_NOW));
+		out_para(lead, LABEL_WIDTH, line);
+	}
+	body(e);
+	heading("Each class in full");
+	out_para("  ", 2, each);
+}
+
+/* A code the table lacks: what its digits still tell. */
+static void inferred_entry(const char *code, const struct smtpcode_result *r)
+{
+	const struct smtpcode_query *q = &r->query;
+	char lead[32], line[1024];
+
+	out_printf("%s  not a registered code\n", code);
+	if (q->enhanced && r->topic && !r->enhanced) {
+		snprintf(line, sizeof line, "X.%u.%u (%s) is registered, but is "
+		         "not used with class %u", q->subject, q->detail,
+		         text(r->topic, SMTPCODE_NAME), (unsigned)q->cls);
+		text_line("Note", line);
+	}
+	const struct smtpcode_entry *cat[2] = {r->cls, r->subject};
+	if (!q->enhanced) {
+		cat[0] = smtpcode_find_basic_digit(1, q->basic / 100);
+		cat[1] = smtpcode_find_basic_digit(2, q->basic / 10 % 10);
+	}
+	for (int i = 0; i < 2; i++) {
+		if (!cat[i])
+			continue;
+		snprintf(lead, sizeof lead, "  %-10s ", text(cat[i], SMTPCODE_CODE));
+		snprintf(line, sizeof line, "%s: %s", text(cat[i], SMTPCODE_NAME),
+		         text(cat[i], SMTPCODE_MEANING));
+		out_para(lead, LABEL_WIDTH, line);
+	}
+	if (q->enhanced && !r->subject) {
+		snprintf(line, sizeof line, "RFC 3463 defines subjects 0 to 7; "
+		         "%u is none of them", q->subject);
+		text_line("Subject", line);
+	}
+}
+
+/* What the codes of a reply say together, and the reply's own text. */
+static void reply_header(const struct smtpcode_result *r, const char *input)
+{
+	const struct smtpcode_query *q = &r->query;
+	char code[16], line[512];
+	const char *bname = r->basic ? text(r->basic, SMTPCODE_NAME)
+	                             : "not a registered code";
+	const char *ename = r->enhanced ? text(r->enhanced, SMTPCODE_NAME)
+	                                : "not a registered code";
+
+	smtpcode_format(q, code, sizeof code);
+	if (!q->basic || !q->enhanced) {
+		out_printf("%s  reply\n", code);
+		out_para_untrusted("  Reply text ", LABEL_WIDTH,
+		                   input + q->text_off, q->text_len);
+		out_str("\n");
+		return;
+	}
+	out_printf("%u %s  reply\n", q->basic, code);
+	snprintf(line, sizeof line, "%u", q->basic);
+	text_line(line, bname);
+	text_line(code, ename);
+	switch (r->pairing) {
+	case SMTPCODE_PAIR_USUAL:
+		snprintf(line, sizeof line, "consistent: %u is a basic code "
+		         "%s is sent with", q->basic, code);
+		break;
+	case SMTPCODE_PAIR_UNUSUAL:
+		snprintf(line, sizeof line, "consistent classes, but %u is not "
+		         "a usual basic code for %s; trust the enhanced code",
+		         q->basic, code);
+		break;
+	case SMTPCODE_PAIR_MISMATCH:
+		snprintf(line, sizeof line, "WARNING: inconsistent: %u is class "
+		         "%u but %s is class %u; the first digit of the basic code "
+		         "and the class of the enhanced code must agree, so this "
+		         "server's reply is wrong", q->basic, q->basic / 100, code,
+		         (unsigned)q->cls);
+		break;
+	}
+	text_line("Pairing", line);
+	if (q->text_len)
+		out_para_untrusted("  Reply text ", LABEL_WIDTH,
+		                   input + q->text_off, q->text_len);
+	out_str("\n");
+}
+
+void render_text(const struct smtpcode_result *r, const char *input)
+{
+	const struct smtpcode_query *q = &r->query;
+	char code[16];
+
+	smtpcode_format(q, code, sizeof code);
+	if ((q->basic && q->enhanced) || q->text_len)
+		reply_header(r, input);
+
+	if (q->enhanced && r->enhanced && q->cls == 0)
+		topic_entry(r->enhanced, q);
+	else if (q->enhanced && r->enhanced)
+		verdict_entry(r->enhanced);
+	else if (q->enhanced)
+		inferred_entry(code, r);
+	else if (r->basic)
+		verdict_entry(r->basic);
+	else
+		inferred_entry(code, r);
+}

@@ -1,0 +1,149 @@
+/*
+ * Lookups in the generated table: a binary search on the sort key, and the
+ * accessors that turn pool offsets into strings.  No allocation, no I/O.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "table.h"
+
+static const struct smtpcode_entry *find_key(uint32_t key)
+{
+	size_t lo = 0, hi = table_size;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint32_t k = table_entries[mid].key;
+		if (k == key)
+			return &table_entries[mid];
+		if (k < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+const struct smtpcode_entry *smtpcode_find_basic(unsigned basic)
+{
+	if (basic < 200 || basic > 599)
+		return NULL;
+	return find_key(KEY_BASIC(basic));
+}
+
+const struct smtpcode_entry *smtpcode_find_enhanced(unsigned cls,
+                                                    unsigned subject,
+                                                    unsigned detail)
+{
+	if ((cls != 0 && cls != 2 && cls != 4 && cls != 5) || subject > 999 ||
+	    detail > 999)
+		return NULL;
+	return find_key(KEY_ENHANCED(cls, subject, detail));
+}
+
+const struct smtpcode_entry *smtpcode_find_class(unsigned cls)
+{
+	return cls > 9 ? NULL : find_key(KEY_CATEGORY(CAT_CLASS, cls));
+}
+
+const struct smtpcode_entry *smtpcode_find_subject(unsigned subject)
+{
+	return subject > 999 ? NULL : find_key(KEY_CATEGORY(CAT_SUBJECT, subject));
+}
+
+const struct smtpcode_entry *smtpcode_find_basic_digit(unsigned position,
+                                                       unsigned digit)
+{
+	if ((position != 1 && position != 2) || digit > 9)
+		return NULL;
+	return find_key(KEY_CATEGORY(position == 1 ? CAT_BASIC_FIRST
+	                                           : CAT_BASIC_SECOND, digit));
+}
+
+enum smtpcode_pairing smtpcode_check_pair(unsigned basic, unsigned cls,
+                                          const struct smtpcode_entry *e)
+{
+	char digit = (char)('0' + basic / 100);
+	if (cls != 0 && basic / 100 != cls)
+		return SMTPCODE_PAIR_MISMATCH;
+	if (!e)
+		return SMTPCODE_PAIR_UNUSUAL;
+	for (size_t i = 0; i < smtpcode_count(e, SMTPCODE_BASIC); i++) {
+		const char *k = smtpcode_item(e, SMTPCODE_BASIC, i).key;
+		if (k[0] == digit && (unsigned)(k[1] - '0') == basic / 10 % 10 &&
+		    (unsigned)(k[2] - '0') == basic % 10)
+			return SMTPCODE_PAIR_USUAL;
+	}
+	return SMTPCODE_PAIR_UNUSUAL;
+}
+
+enum smtpcode_kind smtpcode_kind(const struct smtpcode_entry *e)
+{
+	return (enum smtpcode_kind)(e->key >> KEY_KIND_SHIFT);
+}
+
+const char *smtpcode_text(const struct smtpcode_entry *e,
+                          enum smtpcode_text_field f)
+{
+	if ((unsigned)f >= SMTPCODE_NTEXTS)
+		return "";
+	return table_pool + e->text[f];
+}
+
+int smtpcode_value(const struct smtpcode_entry *e, enum smtpcode_field f)
+{
+	return (unsigned)f < SMTPCODE_NFIELDS ? e->value[f] : 0;
+}
+
+size_t smtpcode_count(const struct smtpcode_entry *e, enum smtpcode_list l)
+{
+	return (unsigned)l < SMTPCODE_NLISTS ? e->count[l] : 0;
+}
+
+struct smtpcode_item smtpcode_item(const struct smtpcode_entry *e,
+                                   enum smtpcode_list l, size_t i)
+{
+	struct smtpcode_item it = {"", ""};
+	if ((unsigned)l < SMTPCODE_NLISTS && i < e->count[l]) {
+		const struct table_item *t = &table_items[e->first[l] + i];
+		it.key = table_pool + t->key;
+		it.text = table_pool + t->text;
+	}
+	return it;
+}
+
+size_t smtpcode_table_size(void)
+{
+	return table_size;
+}
+
+const struct smtpcode_entry *smtpcode_table_entry(size_t i)
+{
+	return i < table_size ? &table_entries[i] : NULL;
+}
+
+const char *smtpcode_data_date(void)
+{
+	return table_date;
+}
+
+void smtpcode_resolve(const struct smtpcode_query *q, struct smtpcode_result *r)
+{
+	memset(r, 0, sizeof *r);
+	r->query = *q;
+	r->known = true;
+	if (q->basic) {
+		r->basic = smtpcode_find_basic(q->basic);
+		r->known = r->basic != NULL;
+	}
+	if (q->enhanced) {
+		r->enhanced = smtpcode_find_enhanced(q->cls, q->subject, q->detail);
+		r->topic = q->cls ? smtpcode_find_enhanced(0, q->subject, q->detail)
+		                  : r->enhanced;
+		r->cls = q->cls ? smtpcode_find_class(q->cls) : NULL;
+		r->subject = smtpcode_find_subject(q->subject);
+		r->known = r->known && r->enhanced != NULL;
+		if (q->basic)
+			r->pairing = smtpcode_check_pair(q->basic, q->cls,
+			                                 r->enhanced);
+	}
+}

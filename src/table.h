@@ -1,0 +1,50 @@
+/*
+ * Layout of the generated table (table.c in the build tree, written by
+ * tools/gentable.c from data/).  Strings are offsets into one pool rather
+ * than pointers, so the table needs no relocations at load time.
+ */
+#ifndef SMTPCODE_TABLE_H
+#define SMTPCODE_TABLE_H
+
+#include <stdint.h>
+
+#include "smtpcode.h"
+
+/*
+ * Sort key of an entry: the kind in the top two bits, then
+ *   basic:    the code (200-599);
+ *   enhanced: subject << 18 | detail << 4 | class (0 for X);
+ *   category: type << 8 | digit, type 0 class digit, 1 subject,
+ *             2 first digit of a basic code, 3 its second digit.
+ */
+#define KEY_KIND_SHIFT 30
+#define KEY_BASIC(code) ((uint32_t)(code))
+#define KEY_ENHANCED(cls, subj, det)                                   \
+	((uint32_t)SMTPCODE_KIND_ENHANCED << KEY_KIND_SHIFT |          \
+	 (uint32_t)(subj) << 18 | (uint32_t)(det) << 4 | (uint32_t)(cls))
+#define KEY_CATEGORY(type, digit)                                      \
+	((uint32_t)SMTPCODE_KIND_CATEGORY << KEY_KIND_SHIFT |          \
+	 (uint32_t)(type) << 8 | (uint32_t)(digit))
+
+enum category_type { CAT_CLASS, CAT_SUBJECT, CAT_BASIC_FIRST, CAT_BASIC_SECOND };
+
+struct table_item {
+	uint32_t key;  /* pool offset; 0 is "" */
+	uint32_t text; /* pool offset */
+};
+
+struct smtpcode_entry {
+	uint32_t key;
+	uint32_t text[SMTPCODE_NTEXTS];    /* pool offsets */
+	uint16_t first[SMTPCODE_NLISTS];   /* index into table_items */
+	uint8_t count[SMTPCODE_NLISTS];
+	uint8_t value[SMTPCODE_NFIELDS];
+};
+
+extern const char table_pool[];
+extern const struct table_item table_items[];
+extern const struct smtpcode_entry table_entries[];
+extern const size_t table_size;
+extern const char table_date[];
+
+#endif

@@ -1,0 +1,268 @@
+/*
+ * The CLI as a user meets it: for each command line, the exit status, the
+ * fragments stdout must hold (and must not), and the stderr message.
+ */
+#include <stdarg.h>
+#include <setjmp.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "run.h"
+
+#define MAXARGS 8
+#define MAXFRAG 10
+
+struct cli_case {
+	const char *args[MAXARGS];
+	int status;
+	const char *out[MAXFRAG];  /* fragments stdout must contain */
+	const char *err;           /* fragment stderr must contain, or NULL:
+	                              stderr must be empty */
+	const char *not_out[4];    /* fragments stdout must not contain */
+};
+
+static const struct cli_case cases[] = {
+	/* The commands of the core issue. */
+	{{"4.3.1"}, 0,
+	 {"4.3.1  Mail system full\n", "  Severity   temporary",
+	  "  Message    The message stays in the sending server's queue",
+	  "  Scope      system (the whole receiving mail system)",
+	  "  Who acts   none (nobody yet", "  Suppress   no (keep the address",
+	  "  Bounce     soft", "  Reason     systemfull", "  Sent with  452; 431",
+	  "\nNot to be confused with\n  5.2.2 "},
+	 NULL, {"WARNING"}},
+	{{"4.3.1"}, 0,
+	 {"\nMeaning\n", "\nLikely causes\n  - ", "\nHow to fix it\n  For the sender: ",
+	  "  For the recipient's mail administrator: ", "  4.2.2 ", "  4.4.5 ",
+	  "  431 ", "\nSources\n  - RFC 3463 section 3.4",
+	  "  - RFC 5321 section 4.2.3", "IANA SMTP Enhanced Status Codes registry"},
+	 NULL, {NULL}},
+	{{"5.3.1"}, 0,
+	 {"5.3.1  Mail system full\n", "  Severity   permanent",
+	  "will not be retried", "send the message again",
+	  "  Retry      after-fix", "  Suppress   no", "  Who acts   recipient-admin",
+	  "queue lifetime"},
+	 NULL, {"Sent with  431", "retried automatically"}},
+	{{"X.3.1"}, 0,
+	 {"X.3.1  Mail system full\n", "  As 4.3.1   temporary: ",
+	  "  As 5.3.1   permanent: ", "  Scope      system", "Not to be confused with"},
+	 NULL, {"  As 2.3.1"}},
+	{{"452"}, 0,
+	 {"452  Requested action not taken: insufficient system storage\n",
+	  "  Severity   temporary", "\nComes with\n  4.3.1 ", "  4.2.2 ", "  4.5.3 "},
+	 NULL, {NULL}},
+	{{"452", "4.3.1"}, 0,
+	 {"452 4.3.1  reply\n", "  452        Requested action not taken",
+	  "  4.3.1      Mail system full",
+	  "  Pairing    consistent: 452 is a basic code 4.3.1 is sent with",
+	  "\n4.3.1  Mail system full\n"},
+	 NULL, {"WARNING"}},
+	{{"452 4.3.1 Insufficient system storage"}, 0,
+	 {"452 4.3.1  reply\n", "  Pairing    consistent",
+	  "  Reply text Insufficient system storage\n",
+	  "\n4.3.1  Mail system full\n"},
+	 NULL, {NULL}},
+	{{"452-4.3.1 Insufficient system storage"}, 0,
+	 {"452 4.3.1  reply\n", "  Reply text Insufficient system storage\n"},
+	 NULL, {NULL}},
+	{{"431"}, 0,
+	 {"431  Insufficient system resources (Exchange, non-standard)  "
+	  "[not a registered code]\n", "452 4.3.1"},
+	 NULL, {NULL}},
+	{{"431", "4.3.1"}, 0,
+	 {"  Pairing    consistent: 431 is a basic code 4.3.1 is sent with"},
+	 NULL, {"WARNING"}},
+	{{"452", "5.2.2"}, 0,
+	 {"  Pairing    WARNING: inconsistent: 452 is class 4 but 5.2.2 is class 5"},
+	 NULL, {NULL}},
+	{{"250", "5.1.1"}, 0,
+	 {"WARNING: inconsistent: 250 is class 2 but 5.1.1 is class 5"},
+	 NULL, {NULL}},
+	{{"421", "4.3.1"}, 0,
+	 {"  Pairing    consistent classes, but 421 is not a usual basic code "
+	  "for 4.3.1"},
+	 NULL, {"WARNING"}},
+
+	/* Several arguments: one entry each, in order. */
+	{{"4.3.1", "552"}, 0,
+	 {"4.3.1  Mail system full\n", "\n\n552  Requested mail action aborted"},
+	 NULL, {NULL}},
+
+	/* Well-formed but not in the table: inferred, exit 1. */
+	{{"4.3.99"}, 1,
+	 {"4.3.99  not a registered code\n",
+	  "  4.XXX.YYY  Persistent Transient Failure: ",
+	  "  X.3.YYY    Mail System Status: "},
+	 NULL, {NULL}},
+	{{"5.9.1"}, 1,
+	 {"5.9.1  not a registered code\n", "  5.XXX.YYY  Permanent Failure",
+	  "RFC 3463 defines subjects 0 to 7; 9 is none of them"},
+	 NULL, {NULL}},
+	{{"2.3.1"}, 1,
+	 {"2.3.1  not a registered code\n",
+	  "X.3.1 (Mail system full) is registered, but is not used with class 2"},
+	 NULL, {NULL}},
+	{{"599"}, 1,
+	 {"599  not a registered code\n", "  5yz        Permanent Negative"},
+	 NULL, {NULL}},
+	{{"4.3.99", "4.3.1"}, 1,
+	 {"4.3.99  not a registered code\n", "4.3.1  Mail system full\n"},
+	 NULL, {NULL}},
+
+	/* Malformed: one line on stderr naming the argument; exit 2. */
+	{{"4.3"}, 2, {NULL},
+	 "smtpcode: '4.3' is not an SMTP code: incomplete enhanced code "
+	 "(expected 452, 4.3.1 or \"452 4.3.1 text\")\n", {"4.3"}},
+	{{"5.7."}, 2, {NULL}, "'5.7.' is not an SMTP code: incomplete", {NULL}},
+	{{"abc"}, 2, {NULL}, "'abc' is not an SMTP code: not a code", {NULL}},
+	{{"600"}, 2, {NULL},
+	 "'600' is not an SMTP code: a basic code has three digits, 200 to 599",
+	 {NULL}},
+	{{"5.1000.1"}, 2, {NULL},
+	 "'5.1000.1' is not an SMTP code: subject and detail take 1 to 3 digits",
+	 {NULL}},
+	{{""}, 2, {NULL}, "'' is not an SMTP code: empty", {NULL}},
+	{{"6.0.0"}, 2, {NULL}, "the class digit must be 2, 4, 5 or X", {NULL}},
+	{{"5.7.1x"}, 2, {NULL}, "unexpected characters after the code", {NULL}},
+	{{"4.3.1", "4.3"}, 2, {"4.3.1  Mail system full\n"},
+	 "smtpcode: '4.3' is not an SMTP code", {NULL}},
+	{{"\033[31m"}, 2, {NULL}, "'\\x1b[31m' is not an SMTP code", {NULL}},
+	{{"4.3.99", "abc"}, 2, {"4.3.99  not a registered code"},
+	 "'abc' is not an SMTP code", {NULL}},
+
+	/* Untrusted reply text never reaches the terminal raw. */
+	{{"550 5.1.1 \033]0;evil\007 gone"}, 0,
+	 {"  Reply text \\x1b]0;evil\\x07 gone\n"}, NULL, {"\033"}},
+
+	/* Options. */
+	{{"--help"}, 0,
+	 {"usage: smtpcode [-w COLUMNS] CODE|REPLY...\n", "Exit status: 0"},
+	 NULL, {NULL}},
+	{{"-h"}, 0, {"usage: smtpcode"}, NULL, {NULL}},
+	{{"--version"}, 0, {"smtpcode 0.1.0 (data of "}, NULL, {NULL}},
+	{{"--jsn", "4.3.1"}, 2, {NULL},
+	 "smtpcode: unknown option '--jsn'\nTry 'smtpcode --help'", {NULL}},
+	{{"-k"}, 2, {NULL}, "smtpcode: unknown option '-k'", {NULL}},
+	{{"-w"}, 2, {NULL}, "option '-w' needs a number of columns", {NULL}},
+	{{"-w", "abc", "4.3.1"}, 2, {NULL}, "invalid width 'abc'", {NULL}},
+	{{NULL}, 2, {NULL}, "usage: smtpcode", {NULL}},
+	{{"--", "4.3.1"}, 0, {"4.3.1  Mail system full\n"}, NULL, {NULL}},
+	{{"-w", "0", "4.3.1"}, 0,
+	 {"  Message    The message stays in the sending server's queue and is "
+	  "retried automatically until"},
+	 NULL, {NULL}},
+};
+
+static void check_case(const struct cli_case *c)
+{
+	char *argv[MAXARGS + 2] = {SMTPCODE_BIN};
+	struct run *r = test_malloc(sizeof *r);
+	size_t n = 0;
+
+	while (n < MAXARGS && c->args[n])
+		n++;
+	/* {NULL} means no arguments; {""} an empty one. */
+	for (size_t i = 0; i < n; i++)
+		argv[i + 1] = (char *)c->args[i];
+	run(r, argv, NULL, NULL);
+	assert_int_equal(r->status, c->status);
+	for (size_t i = 0; i < MAXFRAG && c->out[i]; i++)
+		if (!strstr(r->out, c->out[i]))
+			fail_msg("stdout lacks \"%s\"; it was:\n%s", c->out[i], r->out);
+	for (size_t i = 0; i < 4 && c->not_out[i]; i++)
+		if (strstr(r->out, c->not_out[i]))
+			fail_msg("stdout has \"%s\"", c->not_out[i]);
+	if (c->err && !strstr(r->err, c->err))
+		fail_msg("stderr lacks \"%s\"; it was:\n%s", c->err, r->err);
+	if (!c->err && r->err[0])
+		fail_msg("stderr should be empty; it was:\n%s", r->err);
+	/* Every error is one line per bad argument, ending in a newline. */
+	if (r->err[0])
+		assert_int_equal(r->err[strlen(r->err) - 1], '\n');
+	test_free(r);
+}
+
+static void test_case(void **state)
+{
+	check_case(*state);
+}
+
+/* Wrapping: at -w 50 no line is longer than 50 columns. */
+static void test_wrap_width(void **state)
+{
+	char *argv[] = {SMTPCODE_BIN, "-w", "50", "4.3.1", NULL};
+	struct run *r = test_malloc(sizeof *r);
+	(void)state;
+	run(r, argv, NULL, NULL);
+	assert_int_equal(r->status, 0);
+	for (char *line = r->out, *nl; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		assert_non_null(nl);
+		if (nl - line > 50)
+			fail_msg("line longer than 50: %.*s", (int)(nl - line), line);
+	}
+	assert_non_null(strstr(r->out, "\n             "));
+	test_free(r);
+}
+
+/* Piped output is not wrapped: each paragraph is one line. */
+static void test_piped_unwrapped(void **state)
+{
+	char *argv[] = {SMTPCODE_BIN, "4.3.1", NULL};
+	struct run *r = test_malloc(sizeof *r);
+	(void)state;
+	run(r, argv, NULL, NULL);
+	assert_non_null(strstr(r->out, "(often 5 days); only then does it bounce."));
+	assert_non_null(strstr(r->out, "  Message    The message stays in the "
+	                                "sending server's queue and is retried "
+	                                "automatically until the queue lifetime"));
+	test_free(r);
+}
+
+/* A full disk is an error, not silent loss. */
+static void test_write_error(void **state)
+{
+	char *argv[] = {SMTPCODE_BIN, "4.3.1", NULL};
+	struct run *r = test_malloc(sizeof *r);
+	(void)state;
+	run(r, argv, NULL, "/dev/full");
+	assert_int_equal(r->status, 2);
+	assert_non_null(strstr(r->err, "smtpcode: write error: No space left"));
+	test_free(r);
+}
+
+#define NCASES (sizeof cases / sizeof *cases)
+
+int main(void)
+{
+	static const struct CMUnitTest fixed[] = {
+	    cmocka_unit_test(test_wrap_width),
+	    cmocka_unit_test(test_piped_unwrapped),
+	    cmocka_unit_test(test_write_error),
+	};
+	static struct CMUnitTest tests[NCASES + 3];
+	static char names[NCASES][64];
+	size_t n = 0;
+
+	/* One named test per row, so one failure does not hide the rest. */
+	for (size_t i = 0; i < NCASES; i++, n++) {
+		const struct cli_case *c = &cases[i];
+		snprintf(names[i], sizeof names[i], "smtpcode");
+		for (size_t k = 0; k < MAXARGS && c->args[k]; k++)
+			snprintf(names[i] + strlen(names[i]),
+			         sizeof names[i] - strlen(names[i]), " '%s'",
+			         c->args[k]);
+		for (char *p = names[i]; *p; p++)
+			if ((unsigned char)*p < 0x20)
+				*p = '?';
+		tests[n] = (struct CMUnitTest){names[i], test_case, NULL, NULL,
+		                               (void *)(uintptr_t)c};
+	}
+	for (size_t i = 0; i < 3; i++)
+		tests[n++] = fixed[i];
+	return _cmocka_run_group_tests("cli", tests, n, NULL, NULL);
+}

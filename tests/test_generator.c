@@ -1,0 +1,241 @@
+/*
+ * The generator's refusals: each row breaks tests/gentable/good.txt in one
+ * way and names the line and message gentable must report.
+ */
+#include <stdarg.h>
+#include <setjmp.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "run.h"
+
+struct mutation {
+	const char *find;    /* first occurrence in good.txt ... */
+	const char *replace; /* ... becomes this */
+	const char *expect;  /* stderr holds "bad.txt:" followed by this */
+};
+
+static const struct mutation mutations[] = {
+	/* syntax */
+	{"scope: mailbox\n", "scope mailbox\n", "8: expected 'key: value'"},
+	{"scope: mailbox\n", "colour: blue\n", "8: unknown key 'colour'"},
+	{"scope: mailbox\n", "scope:\n", "8: empty value for 'scope'"},
+	{"# A small", " continued\n# A small", "1: continuation line outside a record"},
+	{"code: X.1.1\n", "name: first\n", "5: a record must start with 'code:'"},
+	{"meaning: The address does not exist.",
+	 "meaning: The address\tdoes not exist.", "10: control character 0x09 in column 21"},
+	{"meaning: The address does not exist.",
+	 "meaning: The address \xc3\x28 exist.", "10: invalid UTF-8 in column 22"},
+	{"meaning: The address does not exist.",
+	 "meaning: Overlong \xc0\xaf slash.", "10: invalid UTF-8"},
+	{"meaning: The address does not exist.", "meaning: \x1b[31mred",
+	 "10: control character 0x1b"},
+	/* codes */
+	{"code: 550\n", "code: 5.5\n", "28: '5.5' is not a code"},
+	{"code: X.1.1\n", "code: x.1.1\n", "5: write the code as 'X.1.1'"},
+	{"code: 550\n", "code: 5.1.1\n", "28: duplicate code 5.1.1 (first at "},
+	{"code: X.1.1\n", "code: X.1.2\n", "16: 5.1.1 has no record for X.1.1"},
+	{"code: 5.XXX.YYY\n", "code: X.1.2\nname: n\nregistered: yes\nmeaning: m.\n"
+	 "source: s\n\ncode: 5.XXX.YYY\n", "47: X.1.2 has no class variant"},
+	/* required fields and where they belong */
+	{"name: Bad destination mailbox address\n", "",
+	 "5: X.1.1: missing 'name'"},
+	{"cause: A typing mistake.\n", "", "16: 5.1.1: needs at least 2 'cause' lines"},
+	{"fix: sender: Correct the address.\n", "", "16: 5.1.1: missing 'fix'"},
+	{"severity: permanent\nacts: sender\nretry: never",
+	 "acts: sender\nretry: never", "16: 5.1.1: missing 'severity'"},
+	{"now: Not delivered.\n", "", "28: 550: missing 'now'"},
+	{"related: 550: the basic code.\n", "", "15: 5.1.1: missing 'related'"},
+	{"with: 5.1.1: no such user\n", "with: 5.1.1: no such user\nbasic: 550\n",
+	 "44: 'basic' does not belong in a record for 550"},
+	{"bounce: hard\nnow: Not delivered;", "bounce: hard\nwith: 550: x\nnow: Not delivered;",
+	 "22: 'with' does not belong in a record for 5.1.1"},
+	{"scope: mailbox\n", "scope: mailbox\nscope: system\n",
+	 "9: 'scope' given twice"},
+	{"meaning: Final.\n", "meaning: Final.\nacts: sender\n",
+	 "51: 'acts' does not belong in a record for 5.XXX.YYY"},
+	/* vocabularies */
+	{"scope: mailbox\n", "scope: planet\n",
+	 "8: unknown scope 'planet' (expected one of: mailbox, domain, system, "
+	 "message, sender, network, session)"},
+	{"reason: userunknown\n", "reason: nosuchuser\n", "9: unknown reason 'nosuchuser'"},
+	{"acts: sender\nretry: never", "acts: nobody\nretry: never",
+	 "18: unknown acts 'nobody'"},
+	{"fix: sender: Correct", "fix: Correct", "26: a fix starts with who does it"},
+	{"fix: sender: Correct", "fix: none: Correct", "26: a fix starts with who does it"},
+	{"basic: 451: sometimes", "basic: 45: sometimes", "12: '45' is not a basic code"},
+	/* references */
+	{"related: 550: the basic code.", "related: 5.1.9: another code.",
+	 "13: related names '5.1.9', which is not in the table"},
+	{"with: 5.1.1: no such user", "with: 5.1.1 no such user",
+	 "43: expected 'with: CODE: how it differs'"},
+	{"related: 5.1.1: the enhanced form.", "related: 550: itself.",
+	 "44: related names the entry itself"},
+	/* the verdict must tell one story */
+	{"severity: permanent\nacts: sender\nretry: never",
+	 "severity: temporary\nacts: sender\nretry: never",
+	 "17: 5.1.1: severity 'temporary' contradicts the class digit 5 "
+	 "(expected 'permanent')"},
+	{"severity: permanent\nscope: mailbox", "severity: success\nscope: mailbox",
+	 "31: 550: severity 'success' contradicts the class digit 5"},
+	{"severity: permanent\nmeaning: Final.", "severity: temporary\nmeaning: Final.",
+	 "49: 5.XXX.YYY: severity contradicts the class digit 5"},
+	{"suppress: yes\nbounce: hard\nnow: Not delivered;",
+	 "suppress: yes\nbounce: block\nnow: Not delivered;",
+	 "20: 5.1.1: 'bounce: hard', 'retry: never' and 'suppress: yes' go together"},
+	{"retry: never\nsuppress: yes\nbounce: hard\nnow: Not delivered;",
+	 "retry: auto\nsuppress: yes\nbounce: hard\nnow: Not delivered;",
+	 "19: 5.1.1: a permanent failure takes 'retry: after-fix' or 'never'"},
+};
+
+static char *read_all(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static char dir[] = "/tmp/smtpcode-gentable-XXXXXX";
+
+static void write_file(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fputs(s, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* Run gentable on one data file; returns its exit status. */
+static int gentable(const char *data, struct run *r)
+{
+	char out[64], date[64], bad[64];
+	char *argv[] = {GENTABLE_BIN, out, date, bad, NULL};
+	snprintf(out, sizeof out, "%s/table.c", dir);
+	snprintf(date, sizeof date, "%s/DATE", dir);
+	snprintf(bad, sizeof bad, "%s/bad.txt", dir);
+	write_file(bad, data);
+	run(r, argv, NULL, NULL);
+	return r->status;
+}
+
+static int setup(void **state)
+{
+	char path[64];
+	(void)state;
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(path, sizeof path, "%s/DATE", dir);
+	write_file(path, "2026-11-29\n");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char path[64];
+	(void)state;
+	snprintf(path, sizeof path, "%s/DATE", dir);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/bad.txt", dir);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/table.c", dir);
+	unlink(path);
+	return rmdir(dir);
+}
+
+static void test_accepts_good(void **state)
+{
+	char *good = read_all(GOOD_DATA);
+	struct run *r = test_malloc(sizeof *r);
+	(void)state;
+	if (gentable(good, r) != 0)
+		fail_msg("good.txt refused:\n%s", r->err);
+	assert_string_equal(r->err, "");
+	test_free(r);
+	free(good);
+}
+
+static void test_refuses(void **state)
+{
+	char *good = read_all(GOOD_DATA);
+	struct run *r = test_malloc(sizeof *r);
+	(void)state;
+	for (size_t i = 0; i < sizeof mutations / sizeof *mutations; i++) {
+		const struct mutation *m = &mutations[i];
+		char *at = strstr(good, m->find), *bad, want[512];
+		size_t pre;
+		if (!at)
+			fail_msg("row %zu: '%s' is not in good.txt", i, m->find);
+		pre = (size_t)(at - good);
+		bad = malloc(strlen(good) + strlen(m->replace) + 1);
+		assert_non_null(bad);
+		memcpy(bad, good, pre);
+		strcpy(bad + pre, m->replace);
+		strcat(bad, at + strlen(m->find));
+		snprintf(want, sizeof want, "bad.txt:%s", m->expect);
+		if (gentable(bad, r) != 1 || !strstr(r->err, want))
+			fail_msg("row %zu: want exit 1 and \"%s\"; got %d:\n%s", i,
+			         want, r->status, r->err);
+		assert_non_null(strstr(r->err, "table not written\n"));
+		free(bad);
+	}
+	test_free(r);
+	free(good);
+}
+
+static void test_bad_date(void **state)
+{
+	char path[64];
+	char *good = read_all(GOOD_DATA);
+	struct run *r = test_malloc(sizeof *r);
+	(void)state;
+	snprintf(path, sizeof path, "%s/DATE", dir);
+	write_file(path, "29 November\n");
+	assert_int_equal(gentable(good, r), 1);
+	assert_non_null(strstr(r->err, "DATE:1: expected the date of the data "
+	                                "as YYYY-MM-DD"));
+	write_file(path, "2026-11-29\n");
+	test_free(r);
+	free(good);
+}
+
+static void test_missing_file(void **state)
+{
+	char out[64], date[64];
+	char *argv[] = {GENTABLE_BIN, out, date, "/nonexistent/data.txt", NULL};
+	struct run *r = test_malloc(sizeof *r);
+	(void)state;
+	snprintf(out, sizeof out, "%s/table.c", dir);
+	snprintf(date, sizeof date, "%s/DATE", dir);
+	run(r, argv, NULL, NULL);
+	assert_int_equal(r->status, 1);
+	assert_non_null(strstr(r->err, "/nonexistent/data.txt: No such file "
+	                                "or directory\n"));
+	test_free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_accepts_good),
+	    cmocka_unit_test(test_refuses),
+	    cmocka_unit_test(test_bad_date),
+	    cmocka_unit_test(test_missing_file),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,144 @@
+/* Lookups, resolution of queries, and the pairing check (src/lookup.c). */
+#include <stdarg.h>
+#include <setjmp.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "smtpcode.h"
+
+static struct smtpcode_result resolve(const char *s)
+{
+	struct smtpcode_query q;
+	struct smtpcode_result r;
+	assert_int_equal(smtpcode_parse(s, strlen(s), &q), SMTPCODE_OK);
+	smtpcode_resolve(&q, &r);
+	return r;
+}
+
+static void test_find(void **state)
+{
+	const struct smtpcode_entry *e;
+	(void)state;
+	e = smtpcode_find_enhanced(4, 3, 1);
+	assert_non_null(e);
+	assert_string_equal(smtpcode_text(e, SMTPCODE_CODE), "4.3.1");
+	assert_string_equal(smtpcode_text(e, SMTPCODE_NAME), "Mail system full");
+	assert_int_equal(smtpcode_value(e, SMTPCODE_SEVERITY), SMTPCODE_TEMPORARY);
+	assert_string_equal(smtpcode_value_name(SMTPCODE_SCOPE,
+	                    smtpcode_value(e, SMTPCODE_SCOPE)), "system");
+	assert_string_equal(smtpcode_value_name(SMTPCODE_SUPPRESS,
+	                    smtpcode_value(e, SMTPCODE_SUPPRESS)), "no");
+	assert_int_equal(smtpcode_kind(e), SMTPCODE_KIND_ENHANCED);
+
+	e = smtpcode_find_basic(452);
+	assert_non_null(e);
+	assert_int_equal(smtpcode_kind(e), SMTPCODE_KIND_BASIC);
+	assert_null(smtpcode_find_basic(599));
+	assert_null(smtpcode_find_basic(1000));
+	assert_null(smtpcode_find_enhanced(3, 3, 1));
+	assert_null(smtpcode_find_enhanced(4, 3, 99));
+	assert_null(smtpcode_find_enhanced(4, 1000, 1));
+
+	e = smtpcode_find_class(4);
+	assert_non_null(e);
+	assert_string_equal(smtpcode_text(e, SMTPCODE_CODE), "4.XXX.YYY");
+	assert_string_equal(smtpcode_text(smtpcode_find_subject(3), SMTPCODE_CODE),
+	                    "X.3.YYY");
+	assert_null(smtpcode_find_subject(9));
+	assert_string_equal(smtpcode_text(smtpcode_find_basic_digit(1, 5),
+	                                  SMTPCODE_CODE), "5yz");
+	assert_string_equal(smtpcode_text(smtpcode_find_basic_digit(2, 5),
+	                                  SMTPCODE_CODE), "x5z");
+	assert_null(smtpcode_find_basic_digit(3, 1));
+}
+
+/* A variant inherits the topic's shared fields and gets only the basic
+ * codes of its own class. */
+static void test_variant_inherits(void **state)
+{
+	const struct smtpcode_entry *v = smtpcode_find_enhanced(5, 3, 1);
+	const struct smtpcode_entry *t = smtpcode_find_enhanced(0, 3, 1);
+	(void)state;
+	assert_string_equal(smtpcode_text(v, SMTPCODE_MEANING),
+	                    smtpcode_text(t, SMTPCODE_MEANING));
+	assert_int_equal(smtpcode_value(t, SMTPCODE_SEVERITY), 0);
+	assert_int_equal(smtpcode_count(t, SMTPCODE_BASIC), 2);
+	assert_int_equal(smtpcode_count(v, SMTPCODE_BASIC), 0);
+	assert_int_equal(smtpcode_count(smtpcode_find_enhanced(4, 3, 1),
+	                                SMTPCODE_BASIC), 2);
+	assert_string_equal(smtpcode_item(t, SMTPCODE_BASIC, 1).key, "431");
+	assert_string_equal(smtpcode_item(t, SMTPCODE_BASIC, 99).key, "");
+}
+
+static void test_resolve(void **state)
+{
+	struct smtpcode_result r;
+	(void)state;
+	r = resolve("4.3.1");
+	assert_true(r.known);
+	assert_non_null(r.enhanced);
+	assert_non_null(r.topic);
+	assert_null(r.basic);
+	assert_string_equal(smtpcode_text(r.cls, SMTPCODE_CODE), "4.XXX.YYY");
+
+	r = resolve("452 4.3.1 Insufficient system storage");
+	assert_true(r.known);
+	assert_non_null(r.basic);
+	assert_int_equal(r.pairing, SMTPCODE_PAIR_USUAL);
+
+	r = resolve("4.3.99");
+	assert_false(r.known);
+	assert_null(r.enhanced);
+	assert_null(r.topic);
+	assert_non_null(r.cls);
+	assert_non_null(r.subject);
+
+	r = resolve("2.3.1");
+	assert_false(r.known);
+	assert_null(r.enhanced);
+	assert_non_null(r.topic);
+
+	r = resolve("599");
+	assert_false(r.known);
+
+	r = resolve("599 4.3.1");
+	assert_false(r.known);
+	assert_non_null(r.enhanced);
+	assert_int_equal(r.pairing, SMTPCODE_PAIR_MISMATCH);
+}
+
+static void test_pairs(void **state)
+{
+	(void)state;
+	assert_int_equal(resolve("452 4.3.1").pairing, SMTPCODE_PAIR_USUAL);
+	assert_int_equal(resolve("431 4.3.1").pairing, SMTPCODE_PAIR_USUAL);
+	assert_int_equal(resolve("452 X.3.1").pairing, SMTPCODE_PAIR_USUAL);
+	assert_int_equal(resolve("421 4.3.1").pairing, SMTPCODE_PAIR_UNUSUAL);
+	assert_int_equal(resolve("452 5.2.2").pairing, SMTPCODE_PAIR_MISMATCH);
+	assert_int_equal(resolve("250 5.1.1").pairing, SMTPCODE_PAIR_MISMATCH);
+	assert_int_equal(resolve("452 4.3.99").pairing, SMTPCODE_PAIR_UNUSUAL);
+	assert_int_equal(smtpcode_check_pair(552, 4, NULL), SMTPCODE_PAIR_MISMATCH);
+}
+
+static void test_data_date(void **state)
+{
+	const char *d = smtpcode_data_date();
+	(void)state;
+	assert_int_equal(strlen(d), 10);
+	assert_int_equal(d[4], '-');
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_find),
+	    cmocka_unit_test(test_variant_inherits),
+	    cmocka_unit_test(test_resolve),
+	    cmocka_unit_test(test_pairs),
+	    cmocka_unit_test(test_data_date),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
