@@ -95,6 +95,7 @@ static char *xstrdup(const char *s)
 	return memcpy(xrealloc(NULL, n), s, n);
 }
 
+__attribute__((format(printf, 3, 4)))
 static void fail(const char *file, long line, const char *fmt, ...)
 {
 	va_list ap;
