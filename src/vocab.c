@@ -26,7 +26,7 @@ static const struct value scope[] = {
 	{"mailbox", "one recipient's mailbox or address"},
 	{"domain", "the recipient's domain (DNS, MX records)"},
 	{"system", "the whole receiving mail system"},
-	{"message", "this message (size, content, format, recipients)"},
+	{"message", "this message: its size, content, format or recipients"},
 	{"sender", "the sender's address, authentication or reputation"},
 	{"network", "connections and routing between the servers"},
 	{"session", "the SMTP dialogue itself"},
@@ -91,7 +91,7 @@ static const struct value reason[] = {
 	{"notcompliantrfc", "the message does not comply with the RFCs"},
 	{"badreputation", "the sender's reputation is poor"},
 	{"onhold", "delivery is on hold"},
-	{"delivered", "delivered"},
+	{"delivered", "the message was accepted or delivered"},
 	{"undefined", "no specific reason"},
 };
 
