@@ -685,11 +685,15 @@ static void check_all(void)
 				r->topic->has_variant = 1;
 		}
 	}
-	if (errors)
-		return;
+	/* Go on after errors, so one run reports every problem; skip only
+	 * records whose code is unusable. */
 	for (size_t i = 0; i < nrecords; i++) {
-		check_record(&records[i]);
-		check_references(&records[i]);
+		struct record *r = &records[i];
+		if (r->key == UINT32_MAX || find_record(r->key) != r ||
+		    (r->kind == R_VARIANT && !r->topic))
+			continue;
+		check_record(r);
+		check_references(r);
 	}
 	for (size_t i = 0; i < nrecords; i++)
 		if (records[i].kind == R_TOPIC && !records[i].has_variant)
@@ -931,8 +935,7 @@ int main(int argc, char **argv)
 		return 1;
 	for (int i = 3; i < argc; i++)
 		read_file(argv[i]);
-	if (!errors)
-		check_all();
+	check_all();
 	if (errors || write_table(argv[1], date)) {
 		fprintf(stderr, "gentable: %d error%s; table not written\n",
 		        errors, errors == 1 ? "" : "s");
