@@ -270,3 +270,8 @@ void render_text(const struct smtpcode_result *r, const char *input)
 	else
 		inferred_entry(code, r);
 }
+
+void render_category(const struct smtpcode_entry *e)
+{
+	verdict_entry(e);
+}
