@@ -156,6 +156,10 @@ const struct smtpcode_entry *smtpcode_find_enhanced(unsigned cls,
 /* What a class digit (2, 4, 5) or a subject (0-7) means, or NULL. */
 const struct smtpcode_entry *smtpcode_find_class(unsigned cls);
 const struct smtpcode_entry *smtpcode_find_subject(unsigned subject);
+/* The category row written s[0..len), ignoring case and surrounding
+ * white space: "4.XXX.YYY", "X.3.YYY", "4yz", "x5z"; or NULL. */
+const struct smtpcode_entry *smtpcode_find_category(const char *s,
+                                                    size_t len);
 /* What the first or second digit of a basic code means ("4yz", "x5z"). */
 const struct smtpcode_entry *smtpcode_find_basic_digit(unsigned position,
                                                        unsigned digit);

@@ -59,6 +59,33 @@ const struct smtpcode_entry *smtpcode_find_basic_digit(unsigned position,
 	                                           : CAT_BASIC_SECOND, digit));
 }
 
+static int lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
+}
+
+const struct smtpcode_entry *smtpcode_find_category(const char *s, size_t len)
+{
+	while (len && (*s == ' ' || *s == '\t'))
+		s++, len--;
+	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' ||
+	               s[len - 1] == '\n' || s[len - 1] == '\r'))
+		len--;
+	/* Categories sort last; there are only a few of them. */
+	for (size_t i = table_size; i-- > 0;) {
+		const struct smtpcode_entry *e = &table_entries[i];
+		const char *code = table_pool + e->text[SMTPCODE_CODE];
+		size_t k = 0;
+		if (smtpcode_kind(e) != SMTPCODE_KIND_CATEGORY)
+			break;
+		while (k < len && code[k] && lower(code[k]) == lower(s[k]))
+			k++;
+		if (k == len && code[k] == '\0')
+			return e;
+	}
+	return NULL;
+}
+
 enum smtpcode_pairing smtpcode_check_pair(unsigned basic, unsigned cls,
                                           const struct smtpcode_entry *e)
 {

@@ -138,6 +138,15 @@ static const struct cli_case cases[] = {
 	{{"550 5.1.1 \033]0;evil\007 gone"}, 0,
 	 {"  Reply text \\x1b]0;evil\\x07 gone\n"}, NULL, {"\033"}},
 
+	/* Category rows: what a class, subject or digit means. */
+	{{"4.XXX.YYY"}, 0,
+	 {"4.XXX.YYY  Persistent Transient Failure\n", "  Severity   temporary",
+	  "RFC 3463 section 2"}, NULL, {NULL}},
+	{{"x.3.yyy"}, 0, {"X.3.YYY  Mail System Status\n"}, NULL, {NULL}},
+	{{"x5z"}, 0, {"x5z  Mail system\n", "RFC 5321 section 4.2.1"}, NULL, {NULL}},
+	{{"5yz"}, 0, {"5yz  Permanent Negative Completion\n"}, NULL, {NULL}},
+	{{"X.9.YYY"}, 2, {NULL}, "'X.9.YYY' is not an SMTP code", {NULL}},
+
 	/* Options. */
 	{{"--help"}, 0,
 	 {"usage: smtpcode [-w COLUMNS] CODE|REPLY...\n", "Exit status: 0"},

@@ -69,7 +69,9 @@ static const struct mutation mutations[] = {
 	 "18: unknown acts 'nobody'"},
 	{"fix: sender: Correct", "fix: Correct", "26: a fix starts with who does it"},
 	{"fix: sender: Correct", "fix: none: Correct", "26: a fix starts with who does it"},
-	{"basic: 451: sometimes", "basic: 45: sometimes", "12: '45' is not a basic code"},
+	{"basic: 550\n", "basic: 45\n", "11: '45' is not a basic code"},
+	{"basic: 550\n", "basic: 551: remark\n",
+	 "11: basic names '551', which is not in the table"},
 	/* references */
 	{"related: 550: the basic code.", "related: 5.1.9: another code.",
 	 "13: related names '5.1.9', which is not in the table"},

@@ -636,7 +636,8 @@ static void check_record(struct record *r)
 	}
 }
 
-/* Codes named in related and with lines must be entries of the table. */
+/* Codes named in related, with and basic lines must be entries of the
+ * table. */
 static void check_references(struct record *r)
 {
 	for (size_t i = 0; i < r->nfields; i++) {
@@ -644,9 +645,12 @@ static void check_references(struct record *r)
 		char code[32];
 		size_t keylen;
 		if (f->def->type != LIST || (f->def->index != SMTPCODE_RELATED &&
-		                             f->def->index != SMTPCODE_WITH))
+		                             f->def->index != SMTPCODE_WITH &&
+		                             f->def->index != SMTPCODE_BASIC))
 			continue;
 		split_item(f->value, &keylen);
+		if (f->def->index == SMTPCODE_BASIC && !keylen)
+			keylen = strlen(f->value);
 		if (!keylen || keylen >= sizeof code)
 			continue;
 		memcpy(code, f->value, keylen);

@@ -122,8 +122,16 @@ int main(int argc, char **argv)
 	for (int i = optind; i < argc; i++) {
 		struct smtpcode_query q, next;
 		struct smtpcode_result r;
+		const struct smtpcode_entry *cat;
 		enum smtpcode_error err = smtpcode_parse(argv[i], strlen(argv[i]), &q);
 
+		if (err && (cat = smtpcode_find_category(argv[i],
+		                                         strlen(argv[i])))) {
+			if (printed++)
+				out_str("\n");
+			render_category(cat);
+			continue;
+		}
 		if (err) {
 			complain_arg(argv[i], smtpcode_strerror(err));
 			status = EXIT_ERROR;

@@ -7,4 +7,7 @@
 /* The entry a person reads; input is the argument, for the reply text. */
 void render_text(const struct smtpcode_result *r, const char *input);
 
+/* A category row ("4.XXX.YYY", "x5z"): what a digit means. */
+void render_category(const struct smtpcode_entry *e);
+
 #endif

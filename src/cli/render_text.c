@@ -131,7 +131,13 @@ static void verdict_entry(const struct smtpcode_entry *e)
 	value_line("Severity", e, SMTPCODE_SEVERITY);
 	text_line("Message", text(e, SMTPCODE_NOW));
 	value_line("Scope", e, SMTPCODE_SCOPE);
-	value_line("Who acts", e, SMTPCODE_ACTS);
+	/* "Wait while the queue retries" is for failures only. */
+	if (smtpcode_value(e, SMTPCODE_SEVERITY) == SMTPCODE_SUCCESS &&
+	    smtpcode_value(e, SMTPCODE_ACTS) ==
+	        smtpcode_value_parse(SMTPCODE_ACTS, "none", 4))
+		text_line("Who acts", "none (nothing to do)");
+	else
+		value_line("Who acts", e, SMTPCODE_ACTS);
 	value_line("Retry", e, SMTPCODE_RETRY);
 	value_line("Suppress", e, SMTPCODE_SUPPRESS);
 	value_line("Bounce", e, SMTPCODE_BOUNCE);
@@ -269,4 +275,9 @@ void render_text(const struct smtpcode_result *r, const char *input)
 		verdict_entry(r->basic);
 	else
 		inferred_entry(code, r);
+}
+
+void render_category(const struct smtpcode_entry *e)
+{
+	verdict_entry(e);
 }
