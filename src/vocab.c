@@ -24,7 +24,7 @@ static const struct value severity[] = {
 static const struct value scope[] = {
 	{"", ""},
 	{"mailbox", "one recipient's mailbox or address"},
-	{"domain", "the recipient's domain (DNS, MX records)"},
+	{"domain", "the recipient's domain: its DNS and MX records"},
 	{"system", "the whole receiving mail system"},
 	{"message", "this message: its size, content, format or recipients"},
 	{"sender", "the sender's address, authentication or reputation"},

@@ -14,7 +14,7 @@
 #include "run.h"
 
 #define MAXARGS 8
-#define MAXFRAG 10
+#define MAXFRAG 12
 
 struct cli_case {
 	const char *args[MAXARGS];
@@ -33,7 +33,7 @@ static const struct cli_case cases[] = {
 	  "  Scope      system (the whole receiving mail system)",
 	  "  Who acts   none (nobody yet", "  Suppress   no (keep the address",
 	  "  Bounce     soft", "  Reason     systemfull", "  Sent with  452; 431",
-	  "\nNot to be confused with\n  5.2.2 "},
+	  "\nNot to be confused with\n", "  5.2.2    One recipient's mailbox"},
 	 NULL, {"WARNING"}},
 	{{"4.3.1"}, 0,
 	 {"\nMeaning\n", "\nLikely causes\n  - ", "\nHow to fix it\n  For the sender: ",
@@ -43,7 +43,7 @@ static const struct cli_case cases[] = {
 	 NULL, {NULL}},
 	{{"5.3.1"}, 0,
 	 {"5.3.1  Mail system full\n", "  Severity   permanent",
-	  "will not be retried", "send the message again",
+	  "will not be retried", "Send the message again once it is",
 	  "  Retry      after-fix", "  Suppress   no", "  Who acts   recipient-admin",
 	  "queue lifetime"},
 	 NULL, {"Sent with  431", "retried automatically"}},
@@ -70,7 +70,7 @@ static const struct cli_case cases[] = {
 	 {"452 4.3.1  reply\n", "  Reply text Insufficient system storage\n"},
 	 NULL, {NULL}},
 	{{"431"}, 0,
-	 {"431  Insufficient system resources (Exchange, non-standard)  "
+	 {"431  Disk full (Exchange store driver, non-standard)  "
 	  "[not a registered code]\n", "452 4.3.1"},
 	 NULL, {NULL}},
 	{{"431", "4.3.1"}, 0,
@@ -137,6 +137,38 @@ static const struct cli_case cases[] = {
 	/* Untrusted reply text never reaches the terminal raw. */
 	{{"550 5.1.1 \033]0;evil\007 gone"}, 0,
 	 {"  Reply text \\x1b]0;evil\\x07 gone\n"}, NULL, {"\033"}},
+
+	/* The full table reads correctly where web tables go wrong. */
+	{{"5.0.0"}, 0,
+	 {"5.0.0  Other undefined Status\n", "  Severity   permanent",
+	  "  Suppress   no", "  Reason     undefined"},
+	 NULL, {"userunknown", "Bounce     hard"}},
+	{{"2.1.5"}, 0,
+	 {"2.1.5  Destination address valid\n", "  Severity   success",
+	  "  Bounce     none", "  Who acts   none (nothing to do)"},
+	 NULL, {"Severity   permanent", "Severity   temporary"}},
+	{{"4.7.1"}, 0,
+	 {"4.7.1  Delivery not authorized, message refused\n",
+	  "  Severity   temporary", "  Suppress   no"},
+	 NULL, {"userunknown"}},
+	{{"X.6.10"}, 0,
+	 {"X.6.10  Deprecated: duplicate of X.6.8\n", "  As 5.6.10 ", "X.6.8"},
+	 NULL, {NULL}},
+	{{"556"}, 0,
+	 {"556  Domain does not accept mail\n", "null MX", "  Suppress   yes",
+	  "  Bounce     hard", "5.1.10"},
+	 NULL, {NULL}},
+	{{"535", "5.7.8"}, 0,
+	 {"  Pairing    consistent: 535 is a basic code 5.7.8 is sent with",
+	  "5.7.8  Authentication credentials invalid\n", "  Scope      sender",
+	  "  Suppress   no"},
+	 NULL, {"WARNING"}},
+	{{"X.7.28"}, 0, {"X.7.28  Mail flood detected\n", "draft"}, NULL, {NULL}},
+	{{"523"}, 0, {"[not a registered code]", "IANA"}, NULL, {NULL}},
+	{{"4.2.2", "5.2.2", "X.2.2"}, 0,
+	 {"4.2.2  Mailbox full\n", "5.2.2  Mailbox full\n", "X.2.2  Mailbox full\n",
+	  "  As 4.2.2 ", "  As 5.2.2 "},
+	 NULL, {NULL}},
 
 	/* Category rows: what a class, subject or digit means. */
 	{{"4.XXX.YYY"}, 0,

@@ -85,6 +85,43 @@ static void keyed_section(const char *title, const struct smtpcode_entry *e,
 	}
 }
 
+/* Whether related item k of variant i repeats what is shown already: a
+ * variant itself, or an earlier related item. */
+static int shown(const struct smtpcode_entry *const *v, size_t nv, size_t i,
+                 size_t k)
+{
+	const char *key = smtpcode_item(v[i], SMTPCODE_RELATED, k).key;
+	for (size_t j = 0; j < nv; j++) {
+		size_t n = j < i ? smtpcode_count(v[j], SMTPCODE_RELATED)
+		         : j == i ? k : 0;
+		if (strcmp(key, text(v[j], SMTPCODE_CODE)) == 0)
+			return 1;
+		for (size_t m = 0; m < n; m++)
+			if (strcmp(key, smtpcode_item(v[j], SMTPCODE_RELATED, m).key) == 0)
+				return 1;
+	}
+	return 0;
+}
+
+/* Related codes of all the variants, each once: what X.S.D as a whole is
+ * confused with. */
+static void variants_related(const struct smtpcode_entry *const *v, size_t nv)
+{
+	int printed = 0;
+	for (size_t i = 0; i < nv; i++) {
+		for (size_t k = 0; k < smtpcode_count(v[i], SMTPCODE_RELATED); k++) {
+			struct smtpcode_item it = smtpcode_item(v[i], SMTPCODE_RELATED, k);
+			char lead[32];
+			if (shown(v, nv, i, k))
+				continue;
+			if (!printed++)
+				heading("Not to be confused with");
+			snprintf(lead, sizeof lead, "  %-8s ", it.key);
+			out_para(lead, 11, it.text);
+		}
+	}
+}
+
 static void fixes_section(const struct smtpcode_entry *e)
 {
 	size_t n = smtpcode_count(e, SMTPCODE_FIXES);
@@ -101,8 +138,10 @@ static void fixes_section(const struct smtpcode_entry *e)
 	}
 }
 
-/* The explanation shared by every kind of entry. */
-static void body(const struct smtpcode_entry *e)
+/* The explanation shared by every kind of entry; related codes come from
+ * the entry itself, or for a class-independent code from its variants. */
+static void body(const struct smtpcode_entry *e,
+                 const struct smtpcode_entry *const *variants, size_t nv)
 {
 	if (*text(e, SMTPCODE_MEANING)) {
 		heading("Meaning");
@@ -111,7 +150,10 @@ static void body(const struct smtpcode_entry *e)
 	list_section("Likely causes", e, SMTPCODE_CAUSES);
 	fixes_section(e);
 	keyed_section("Comes with", e, SMTPCODE_WITH);
-	keyed_section("Not to be confused with", e, SMTPCODE_RELATED);
+	if (nv == 0)
+		keyed_section("Not to be confused with", e, SMTPCODE_RELATED);
+	else
+		variants_related(variants, nv);
 	list_section("Notes", e, SMTPCODE_NOTES);
 	list_section("Sources", e, SMTPCODE_SOURCES);
 }
@@ -143,7 +185,7 @@ static void verdict_entry(const struct smtpcode_entry *e)
 	value_line("Bounce", e, SMTPCODE_BOUNCE);
 	value_line("Reason", e, SMTPCODE_REASON);
 	basic_line(e);
-	body(e);
+	body(e, NULL, 0);
 }
 
 /* X.3.1: what the code means in each class it is used with. */
@@ -151,6 +193,8 @@ static void topic_entry(const struct smtpcode_entry *e,
                         const struct smtpcode_query *q)
 {
 	static const unsigned classes[] = {2, 4, 5};
+	const struct smtpcode_entry *variants[3];
+	size_t nv = 0;
 	char each[96] = "";
 	title(text(e, SMTPCODE_CODE), e);
 	value_line("Scope", e, SMTPCODE_SCOPE);
@@ -162,6 +206,7 @@ static void topic_entry(const struct smtpcode_entry *e,
 		char lead[32], line[1024];
 		if (!v)
 			continue;
+		variants[nv++] = v;
 		snprintf(each + strlen(each), sizeof each - strlen(each), "%ssmtpcode %s",
 		         *each ? ", " : "", text(v, SMTPCODE_CODE));
 		snprintf(lead, sizeof lead, "  As %-7s ", text(v, SMTPCODE_CODE));
@@ -171,7 +216,7 @@ static void topic_entry(const struct smtpcode_entry *e,
 		         text(v, SMTPCODE_NOW));
 		out_para(lead, LABEL_WIDTH, line);
 	}
-	body(e);
+	body(e, variants, nv);
 	heading("Each class in full");
 	out_para("  ", 2, each);
 }
