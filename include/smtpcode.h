@@ -80,6 +80,8 @@ enum smtpcode_field {
 	SMTPCODE_REASON,     /* Sisimai-compatible reason: mailboxfull, ... */
 	SMTPCODE_SUPPRESS,   /* no | yes */
 	SMTPCODE_REGISTERED, /* no | yes: defined by an RFC or the registry */
+	SMTPCODE_DIFFERS,    /* no | yes: a provider's meaning differs from the
+	                        registry's for the same code */
 	SMTPCODE_NFIELDS
 };
 
@@ -96,6 +98,8 @@ enum smtpcode_text_field {
 	SMTPCODE_NAME,    /* registered name, e.g. "Mail system full" */
 	SMTPCODE_MEANING, /* a short paragraph */
 	SMTPCODE_NOW,     /* what happens to the message now */
+	SMTPCODE_GROUP,   /* id of the equivalence group ("mailbox-full"), or "" */
+	SMTPCODE_VERIFIED, /* provider entries: date last checked, YYYY-MM-DD */
 	SMTPCODE_NTEXTS
 };
 
@@ -109,6 +113,9 @@ enum smtpcode_list {
 	SMTPCODE_WITH,    /* basic entries: key: an enhanced code it comes with */
 	SMTPCODE_SOURCES, /* RFC sections, the registry */
 	SMTPCODE_NOTES,   /* remarks that qualify the entry */
+	SMTPCODE_MATCHES, /* provider entries: phrases of the reply text that
+	                     pick this entry; providers: markers that identify
+	                     the provider in a reply */
 	SMTPCODE_NLISTS
 };
 
@@ -121,8 +128,11 @@ struct smtpcode_item {
 enum smtpcode_kind {
 	SMTPCODE_KIND_BASIC,    /* "452" */
 	SMTPCODE_KIND_ENHANCED, /* "4.3.1", or class-independent "X.3.1" */
-	SMTPCODE_KIND_CATEGORY  /* what a digit means: "4.XXX.YYY", "X.3.YYY",
+	SMTPCODE_KIND_CATEGORY, /* what a digit means: "4.XXX.YYY", "X.3.YYY",
 	                           "4yz", "x5z" */
+	SMTPCODE_KIND_PROVIDER, /* a provider or MTA: code "gmail", name
+	                           "Gmail / Google Workspace", markers */
+	SMTPCODE_KIND_GROUP     /* an equivalence group: code "mailbox-full" */
 };
 
 enum smtpcode_kind smtpcode_kind(const struct smtpcode_entry *e);
@@ -174,9 +184,43 @@ enum smtpcode_pairing {
 enum smtpcode_pairing smtpcode_check_pair(unsigned basic, unsigned cls,
                                           const struct smtpcode_entry *enhanced);
 
+/* ---- Providers ---- */
+
+/* The provider (a SMTPCODE_KIND_PROVIDER entry) or group (KIND_GROUP)
+ * whose id is s[0..len), ignoring case; or NULL. */
+const struct smtpcode_entry *smtpcode_find_provider(const char *s, size_t len);
+const struct smtpcode_entry *smtpcode_find_group(const char *s, size_t len);
+/* The provider a provider's entry belongs to; NULL for a standard entry. */
+const struct smtpcode_entry *smtpcode_provider_of(const struct smtpcode_entry *e);
+
+/* All entries for the query's code (its enhanced code if it has one, else
+ * its basic code): the standard entry, if any, first, then the providers'
+ * entries.  Returns how many; *first is the table index of the first. */
+size_t smtpcode_code_range(const struct smtpcode_query *q, size_t *first);
+
+/* How a provider's entry was picked for a reply. */
+enum smtpcode_match_how {
+	SMTPCODE_MATCH_NONE,     /* no provider entry applies: the standard
+	                            entry stands */
+	SMTPCODE_MATCH_ONLY,     /* the provider has one entry for the code */
+	SMTPCODE_MATCH_PHRASE,   /* a phrase of the reply picked the entry */
+	SMTPCODE_MATCH_AMBIGUOUS /* several entries, and no phrase picks one */
+};
+
+struct smtpcode_match {
+	enum smtpcode_match_how how;
+	const struct smtpcode_entry *provider; /* recognised or given, or NULL */
+	bool given;          /* the caller gave the provider */
+	const char *marker;  /* the marker that recognised it, or NULL */
+	const struct smtpcode_entry *entry;    /* the entry picked, or NULL */
+	const char *phrase;  /* the phrase that picked it, or NULL */
+	size_t candidates;   /* provider entries that were considered */
+};
+
 /*
- * A query resolved against the table: the entries it names, and what can
- * be inferred for a code the table lacks.
+ * A query resolved against the table: the entries it names, the
+ * provider's entry its reply text points to, and what can be inferred for
+ * a code the table lacks.
  */
 struct smtpcode_result {
 	struct smtpcode_query query;
@@ -186,11 +230,19 @@ struct smtpcode_result {
 	const struct smtpcode_entry *cls;      /* what its class digit means */
 	const struct smtpcode_entry *subject;  /* what its subject means */
 	enum smtpcode_pairing pairing;         /* when both codes are given */
-	bool known;                            /* every code given is in the table */
+	struct smtpcode_match match;           /* a provider's entry */
+	bool known; /* every code given is in the table, as a standard entry
+	               or as a provider's */
 };
 
-/* Resolve q; never fails (unknown codes leave their entries NULL). */
-void smtpcode_resolve(const struct smtpcode_query *q,
+/*
+ * Resolve q, parsed from input[0..len) (the reply text and the provider's
+ * markers are looked for there; input may be NULL when len is 0).  With
+ * provider non-NULL, that provider's entries are used whatever the text
+ * says.  Never fails: unknown codes leave their entries NULL.
+ */
+void smtpcode_resolve(const struct smtpcode_query *q, const char *input,
+                      size_t len, const struct smtpcode_entry *provider,
                       struct smtpcode_result *r);
 
 /* Iterate the whole table in key order: basic codes, enhanced codes by

@@ -7,19 +7,27 @@
 
 #include "table.h"
 
-static const struct smtpcode_entry *find_key(uint32_t key)
+/* Index of the first entry whose key is not below key. */
+size_t table_lower_bound(uint32_t key)
 {
 	size_t lo = 0, hi = table_size;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		uint32_t k = table_entries[mid].key;
-		if (k == key)
-			return &table_entries[mid];
-		if (k < key)
+		if (table_entries[mid].key < key)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+/* The standard entry of a key (a provider's entries share its key). */
+static const struct smtpcode_entry *find_key(uint32_t key)
+{
+	size_t i = table_lower_bound(key);
+	if (i < table_size && table_entries[i].key == key &&
+	    table_entries[i].provider == 0)
+		return &table_entries[i];
 	return NULL;
 }
 
@@ -64,26 +72,29 @@ static int lower(int c)
 	return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
 }
 
-const struct smtpcode_entry *smtpcode_find_category(const char *s, size_t len)
+const struct smtpcode_entry *table_find_named(enum smtpcode_kind kind,
+                                              const char *s, size_t len)
 {
 	while (len && (*s == ' ' || *s == '\t'))
 		s++, len--;
 	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' ||
 	               s[len - 1] == '\n' || s[len - 1] == '\r'))
 		len--;
-	/* Categories sort last; there are only a few of them. */
-	for (size_t i = table_size; i-- > 0;) {
-		const struct smtpcode_entry *e = &table_entries[i];
-		const char *code = table_pool + e->text[SMTPCODE_CODE];
+	for (size_t i = table_lower_bound(KEY_KIND(kind));
+	     i < table_size && smtpcode_kind(&table_entries[i]) == kind; i++) {
+		const char *code = table_pool + table_entries[i].text[SMTPCODE_CODE];
 		size_t k = 0;
-		if (smtpcode_kind(e) != SMTPCODE_KIND_CATEGORY)
-			break;
 		while (k < len && code[k] && lower(code[k]) == lower(s[k]))
 			k++;
 		if (k == len && code[k] == '\0')
-			return e;
+			return &table_entries[i];
 	}
 	return NULL;
+}
+
+const struct smtpcode_entry *smtpcode_find_category(const char *s, size_t len)
+{
+	return table_find_named(SMTPCODE_KIND_CATEGORY, s, len);
 }
 
 enum smtpcode_pairing smtpcode_check_pair(unsigned basic, unsigned cls,
@@ -106,6 +117,22 @@ enum smtpcode_pairing smtpcode_check_pair(unsigned basic, unsigned cls,
 enum smtpcode_kind smtpcode_kind(const struct smtpcode_entry *e)
 {
 	return (enum smtpcode_kind)(e->key >> KEY_KIND_SHIFT);
+}
+
+size_t smtpcode_code_range(const struct smtpcode_query *q, size_t *first)
+{
+	uint32_t key;
+	size_t i;
+	if (q->enhanced)
+		key = KEY_ENHANCED(q->cls, q->subject, q->detail);
+	else if (q->basic)
+		key = KEY_BASIC(q->basic);
+	else
+		return *first = 0;
+	*first = i = table_lower_bound(key);
+	while (i < table_size && table_entries[i].key == key)
+		i++;
+	return i - *first;
 }
 
 const char *smtpcode_text(const struct smtpcode_entry *e,
@@ -153,24 +180,26 @@ const char *smtpcode_data_date(void)
 	return table_date;
 }
 
-void smtpcode_resolve(const struct smtpcode_query *q, struct smtpcode_result *r)
+void smtpcode_resolve(const struct smtpcode_query *q, const char *input,
+                      size_t len, const struct smtpcode_entry *provider,
+                      struct smtpcode_result *r)
 {
 	memset(r, 0, sizeof *r);
 	r->query = *q;
-	r->known = true;
-	if (q->basic) {
+	if (q->basic)
 		r->basic = smtpcode_find_basic(q->basic);
-		r->known = r->basic != NULL;
-	}
 	if (q->enhanced) {
 		r->enhanced = smtpcode_find_enhanced(q->cls, q->subject, q->detail);
 		r->topic = q->cls ? smtpcode_find_enhanced(0, q->subject, q->detail)
 		                  : r->enhanced;
 		r->cls = q->cls ? smtpcode_find_class(q->cls) : NULL;
 		r->subject = smtpcode_find_subject(q->subject);
-		r->known = r->known && r->enhanced != NULL;
 		if (q->basic)
 			r->pairing = smtpcode_check_pair(q->basic, q->cls,
 			                                 r->enhanced);
 	}
+	table_match(q, input, len, provider, &r->match);
+	/* A code only a provider defines (5.7.708) is known through it. */
+	r->known = (!q->basic || r->basic) &&
+	           (!q->enhanced || r->enhanced || r->match.entry);
 }

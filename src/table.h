@@ -11,20 +11,27 @@
 #include "smtpcode.h"
 
 /*
- * Sort key of an entry: the kind in the top two bits, then
+ * Sort key of an entry: the kind in the top three bits, then
  *   basic:    the code (200-599);
  *   enhanced: subject << 18 | detail << 4 | class (0 for X);
  *   category: type << 8 | digit, type 0 class digit, 1 subject,
- *             2 first digit of a basic code, 3 its second digit.
+ *             2 first digit of a basic code, 3 its second digit;
+ *   provider, group: their index in data order.
+ * A provider's entry for a code has the code's key and a non-zero
+ * provider; the table is sorted by key, then provider (the standard entry,
+ * provider 0, first), then data order.
  */
-#define KEY_KIND_SHIFT 30
+#define KEY_KIND_SHIFT 29
+#define KEY_KIND(kind) ((uint32_t)(kind) << KEY_KIND_SHIFT)
 #define KEY_BASIC(code) ((uint32_t)(code))
 #define KEY_ENHANCED(cls, subj, det)                                   \
-	((uint32_t)SMTPCODE_KIND_ENHANCED << KEY_KIND_SHIFT |          \
-	 (uint32_t)(subj) << 18 | (uint32_t)(det) << 4 | (uint32_t)(cls))
+	(KEY_KIND(SMTPCODE_KIND_ENHANCED) | (uint32_t)(subj) << 18 |   \
+	 (uint32_t)(det) << 4 | (uint32_t)(cls))
 #define KEY_CATEGORY(type, digit)                                      \
-	((uint32_t)SMTPCODE_KIND_CATEGORY << KEY_KIND_SHIFT |          \
-	 (uint32_t)(type) << 8 | (uint32_t)(digit))
+	(KEY_KIND(SMTPCODE_KIND_CATEGORY) | (uint32_t)(type) << 8 |    \
+	 (uint32_t)(digit))
+#define KEY_PROVIDER(index) (KEY_KIND(SMTPCODE_KIND_PROVIDER) | (uint32_t)(index))
+#define KEY_GROUP(index) (KEY_KIND(SMTPCODE_KIND_GROUP) | (uint32_t)(index))
 
 enum category_type { CAT_CLASS, CAT_SUBJECT, CAT_BASIC_FIRST, CAT_BASIC_SECOND };
 
@@ -35,11 +42,20 @@ struct table_item {
 
 struct smtpcode_entry {
 	uint32_t key;
+	uint8_t provider;                  /* index of its provider, 0: none */
 	uint32_t text[SMTPCODE_NTEXTS];    /* pool offsets */
 	uint16_t first[SMTPCODE_NLISTS];   /* index into table_items */
 	uint8_t count[SMTPCODE_NLISTS];
 	uint8_t value[SMTPCODE_NFIELDS];
 };
+
+/* Shared between the library's files. */
+size_t table_lower_bound(uint32_t key);
+const struct smtpcode_entry *table_find_named(enum smtpcode_kind kind,
+                                              const char *s, size_t len);
+void table_match(const struct smtpcode_query *q, const char *input,
+                 size_t len, const struct smtpcode_entry *provider,
+                 struct smtpcode_match *m);
 
 extern const char table_pool[];
 extern const struct table_item table_items[];

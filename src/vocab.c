@@ -101,6 +101,13 @@ static const struct value suppress[] = {
 	{"yes", "remove the address from mailing lists: it is bad"},
 };
 
+static const struct value differs[] = {
+	{"", ""},
+	{"no", "the provider uses the code as the registry defines it"},
+	{"yes", "the provider gives this code a meaning of its own, unlike "
+	        "the registry"},
+};
+
 static const struct value registered[] = {
 	{"", ""},
 	{"no", "not defined by an RFC or the IANA registry"},
@@ -122,6 +129,7 @@ static const struct vocabulary {
 	[SMTPCODE_REASON] = {"reason", reason, N(reason)},
 	[SMTPCODE_SUPPRESS] = {"suppress", suppress, N(suppress)},
 	[SMTPCODE_REGISTERED] = {"registered", registered, N(registered)},
+	[SMTPCODE_DIFFERS] = {"differs", differs, N(differs)},
 };
 
 static const struct vocabulary *vocabulary(enum smtpcode_field f)

@@ -181,14 +181,14 @@ static const struct cli_case cases[] = {
 
 	/* Options. */
 	{{"--help"}, 0,
-	 {"usage: smtpcode [-w COLUMNS] CODE|REPLY...\n", "Exit status: 0"},
+	 {"usage: smtpcode [-w COLUMNS] [-p PROVIDER] CODE|REPLY...\n", "Exit status: 0"},
 	 NULL, {NULL}},
 	{{"-h"}, 0, {"usage: smtpcode"}, NULL, {NULL}},
 	{{"--version"}, 0, {"smtpcode 0.1.0 (data of "}, NULL, {NULL}},
 	{{"--jsn", "4.3.1"}, 2, {NULL},
 	 "smtpcode: unknown option '--jsn'\nTry 'smtpcode --help'", {NULL}},
 	{{"-k"}, 2, {NULL}, "smtpcode: unknown option '-k'", {NULL}},
-	{{"-w"}, 2, {NULL}, "option '-w' needs a number of columns", {NULL}},
+	{{"-w"}, 2, {NULL}, "option '-w' needs a value", {NULL}},
 	{{"-w", "abc", "4.3.1"}, 2, {NULL}, "invalid width 'abc'", {NULL}},
 	{{NULL}, 2, {NULL}, "usage: smtpcode", {NULL}},
 	{{"--", "4.3.1"}, 0, {"4.3.1  Mail system full\n"}, NULL, {NULL}},

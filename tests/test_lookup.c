@@ -14,7 +14,7 @@ static struct smtpcode_result resolve(const char *s)
 	struct smtpcode_query q;
 	struct smtpcode_result r;
 	assert_int_equal(smtpcode_parse(s, strlen(s), &q), SMTPCODE_OK);
-	smtpcode_resolve(&q, &r);
+	smtpcode_resolve(&q, s, strlen(s), NULL, &r);
 	return r;
 }
 

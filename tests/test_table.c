@@ -25,7 +25,9 @@ static void test_every_entry_finds_itself(void **state)
 		const struct smtpcode_entry *e = smtpcode_table_entry(i);
 		const char *code = code_of(e);
 		struct smtpcode_query q;
-		if (smtpcode_kind(e) == SMTPCODE_KIND_CATEGORY)
+		if ((smtpcode_kind(e) != SMTPCODE_KIND_BASIC &&
+		     smtpcode_kind(e) != SMTPCODE_KIND_ENHANCED) ||
+		    smtpcode_provider_of(e))
 			continue;
 		if (smtpcode_parse(code, strlen(code), &q) != SMTPCODE_OK)
 			fail_msg("entry %zu: '%s' does not parse", i, code);
@@ -38,40 +40,35 @@ static void test_every_entry_finds_itself(void **state)
 	assert_null(smtpcode_table_entry(n));
 }
 
-/* Keys strictly increase: basic codes ascending, then enhanced codes by
- * subject, detail and class (X first), then categories. */
+/* The iteration order is the sort order: kinds in order, codes ascending
+ * (basic codes, then enhanced codes by subject, detail and class, X
+ * first), each standard entry before the providers' entries for its code. */
 static void test_order(void **state)
 {
-	unsigned last_basic = 0;
-	unsigned long last_enhanced = 0, order;
-	int seen_enhanced = 0, seen_category = 0;
+	unsigned long last = 0;
+	int last_kind = -1, first_of_kind = 1;
 	(void)state;
 	for (size_t i = 0; i < smtpcode_table_size(); i++) {
 		const struct smtpcode_entry *e = smtpcode_table_entry(i);
 		const char *code = code_of(e);
+		int kind = (int)smtpcode_kind(e), provider = smtpcode_provider_of(e) != NULL;
 		struct smtpcode_query q;
-		switch (smtpcode_kind(e)) {
-		case SMTPCODE_KIND_BASIC:
-			assert_false(seen_enhanced || seen_category);
-			smtpcode_parse(code, strlen(code), &q);
-			assert_true(q.basic > last_basic);
-			last_basic = q.basic;
-			break;
-		case SMTPCODE_KIND_ENHANCED:
-			assert_false(seen_category);
-			smtpcode_parse(code, strlen(code), &q);
-			order = (q.subject * 1000UL + q.detail) * 10 + q.cls;
-			if (seen_enhanced && order <= last_enhanced)
-				fail_msg("%s is out of order", code);
-			last_enhanced = order;
-			seen_enhanced = 1;
-			break;
-		case SMTPCODE_KIND_CATEGORY:
-			seen_category = 1;
-			break;
-		}
+		unsigned long order;
+		if (kind < last_kind)
+			fail_msg("%s: kinds out of order", code);
+		if (kind != last_kind)
+			first_of_kind = 1;
+		last_kind = kind;
+		if (kind != SMTPCODE_KIND_BASIC && kind != SMTPCODE_KIND_ENHANCED)
+			continue;
+		assert_int_equal(smtpcode_parse(code, strlen(code), &q), SMTPCODE_OK);
+		order = q.basic ? q.basic : (q.subject * 1000UL + q.detail) * 10 + q.cls;
+		if (!first_of_kind && (order < last || (order == last && !provider)))
+			fail_msg("%s is out of order", code);
+		last = order;
+		first_of_kind = 0;
 	}
-	assert_true(seen_enhanced && seen_category);
+	assert_int_equal(last_kind >= SMTPCODE_KIND_CATEGORY, 1);
 }
 
 /* Entries with a verdict carry all of it; lists that name codes name
@@ -82,12 +79,26 @@ static void test_complete(void **state)
 	for (size_t i = 0; i < smtpcode_table_size(); i++) {
 		const struct smtpcode_entry *e = smtpcode_table_entry(i);
 		const char *code = code_of(e);
+		enum smtpcode_kind kind = smtpcode_kind(e);
 		int topic = code[0] == 'X';
-		if (!*smtpcode_text(e, SMTPCODE_NAME) ||
-		    !*smtpcode_text(e, SMTPCODE_MEANING) ||
-		    smtpcode_count(e, SMTPCODE_SOURCES) == 0)
-			fail_msg("%s lacks a name, meaning or source", code);
-		if (smtpcode_kind(e) == SMTPCODE_KIND_CATEGORY || topic)
+		if (!*smtpcode_text(e, SMTPCODE_NAME))
+			fail_msg("%s lacks a name", code);
+		if (kind == SMTPCODE_KIND_PROVIDER) {
+			if (!smtpcode_count(e, SMTPCODE_MATCHES) ||
+			    !smtpcode_count(e, SMTPCODE_SOURCES))
+				fail_msg("provider %s lacks markers or sources", code);
+			continue;
+		}
+		if (!*smtpcode_text(e, SMTPCODE_MEANING))
+			fail_msg("%s lacks a meaning", code);
+		if (kind == SMTPCODE_KIND_GROUP)
+			continue;
+		if (smtpcode_count(e, SMTPCODE_SOURCES) == 0)
+			fail_msg("%s lacks a source", code);
+		if (smtpcode_provider_of(e) && strlen(smtpcode_text(e,
+		                                      SMTPCODE_VERIFIED)) != 10)
+			fail_msg("%s lacks the date it was verified", code);
+		if (kind == SMTPCODE_KIND_CATEGORY || topic)
 			continue;
 		for (int f = 0; f < SMTPCODE_NFIELDS; f++)
 			if (smtpcode_value(e, (enum smtpcode_field)f) == 0)

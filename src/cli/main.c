@@ -16,7 +16,8 @@
 enum exit_status { EXIT_FOUND = 0, EXIT_UNKNOWN = 1, EXIT_ERROR = 2 };
 
 static const char usage_text[] =
-    "usage: smtpcode [-w COLUMNS] CODE|REPLY...\n"
+    "usage: smtpcode [-w COLUMNS] [-p PROVIDER] CODE|REPLY...\n"
+    "       smtpcode --providers\n"
     "Explain SMTP reply codes: basic (452), enhanced (4.3.1, X.3.1), or a\n"
     "whole reply line (\"452 4.3.1 Insufficient system storage\").\n"
     "\n"
@@ -26,6 +27,10 @@ static const char usage_text[] =
     "  smtpcode \"550 5.1.1 text\"   a pasted reply line\n"
     "\n"
     "Options:\n"
+    "  -p, --provider NAME  read codes as provider NAME uses them (gmail,\n"
+    "                       microsoft, yahoo, ...); a pasted reply names its\n"
+    "                       provider itself, by markers such as \"gsmtp\"\n"
+    "      --providers      list the providers and their number of entries\n"
     "  -w, --width COLUMNS  wrap text at COLUMNS, 0 for never (default: the\n"
     "                       terminal's width; no wrapping when not a terminal)\n"
     "  -h, --help           show this help and exit\n"
@@ -79,13 +84,16 @@ int main(int argc, char **argv)
 	    {"help", no_argument, NULL, 'h'},
 	    {"version", no_argument, NULL, 'V'},
 	    {"width", required_argument, NULL, 'w'},
+	    {"provider", required_argument, NULL, 'p'},
+	    {"providers", no_argument, NULL, 'P'},
 	    {NULL, 0, NULL, 0},
 	};
 	unsigned width = terminal_width();
+	const struct smtpcode_entry *provider = NULL;
 	int status = EXIT_FOUND, c, printed = 0;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+hVw:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+hVw:p:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			fputs(usage_text, stdout);
@@ -100,10 +108,20 @@ int main(int argc, char **argv)
 			fprintf(stderr, "smtpcode: invalid width '%s' (expected a "
 			        "number of columns, 0 to 1000)\n", optarg);
 			return EXIT_ERROR;
+		case 'p':
+			provider = smtpcode_find_provider(optarg, strlen(optarg));
+			if (provider)
+				break;
+			fprintf(stderr, "smtpcode: unknown provider '%s' (see "
+			        "'smtpcode --providers')\n", optarg);
+			return EXIT_ERROR;
+		case 'P':
+			render_providers();
+			return out_finish() ? EXIT_ERROR : EXIT_FOUND;
 		default:
-			if (optopt == 'w')
-				fputs("smtpcode: option '-w' needs a number of columns\n",
-				      stderr);
+			if (optopt == 'w' || optopt == 'p')
+				fprintf(stderr, "smtpcode: option '-%c' needs a value\n",
+				        optopt);
 			else if (optopt)
 				fprintf(stderr, "smtpcode: unknown option '-%c'\n", optopt);
 			else
@@ -148,7 +166,7 @@ int main(int argc, char **argv)
 			q.detail = next.detail;
 			i++;
 		}
-		smtpcode_resolve(&q, &r);
+		smtpcode_resolve(&q, argv[i], strlen(argv[i]), provider, &r);
 		if (printed++)
 			out_str("\n");
 		render_text(&r, argv[i]);

@@ -10,4 +10,7 @@ void render_text(const struct smtpcode_result *r, const char *input);
 /* A category row ("4.XXX.YYY", "x5z"): what a digit means. */
 void render_category(const struct smtpcode_entry *e);
 
+/* The providers, with how many entries each has. */
+void render_providers(void);
+
 #endif

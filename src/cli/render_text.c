@@ -160,10 +160,97 @@ static void body(const struct smtpcode_entry *e,
 
 static void title(const char *code, const struct smtpcode_entry *e)
 {
+	const struct smtpcode_entry *p = smtpcode_provider_of(e);
+	int unregistered = smtpcode_value(e, SMTPCODE_REGISTERED) == 1;
 	out_printf("%s  %s", code, text(e, SMTPCODE_NAME));
-	if (smtpcode_value(e, SMTPCODE_REGISTERED) == 1)
+	if (p)
+		out_printf("  [%s%s]", text(p, SMTPCODE_NAME),
+		           unregistered ? "; not a registered code" : "");
+	else if (unregistered)
 		out_str("  [not a registered code]");
 	out_str("\n");
+}
+
+/* "Group      mailbox-full (Mailbox full): also 5.2.2, 452, gmail 4.2.2" */
+static void group_line(const struct smtpcode_entry *e)
+{
+	const char *id = text(e, SMTPCODE_GROUP);
+	const struct smtpcode_entry *g;
+	char line[1024];
+	size_t len, shown = 0, more = 0;
+
+	if (!*id || !(g = smtpcode_find_group(id, strlen(id))))
+		return;
+	len = (size_t)snprintf(line, sizeof line, "%s (%s): also", id,
+	                       text(g, SMTPCODE_NAME));
+	for (size_t i = 0; i < smtpcode_table_size(); i++) {
+		const struct smtpcode_entry *m = smtpcode_table_entry(i);
+		const struct smtpcode_entry *p = smtpcode_provider_of(m);
+		if (m == e || smtpcode_kind(m) == SMTPCODE_KIND_GROUP ||
+		    strcmp(text(m, SMTPCODE_GROUP), id) != 0)
+			continue;
+		if (shown == 12 || len >= sizeof line - 40) {
+			more++;
+			continue;
+		}
+		len += (size_t)snprintf(line + len, sizeof line - len, "%s %s%s%s",
+		                        shown++ ? "," : "", p ? text(p, SMTPCODE_CODE)
+		                                              : "",
+		                        p ? " " : "", text(m, SMTPCODE_CODE));
+	}
+	if (more)
+		snprintf(line + len, sizeof line - len, " and %zu more", more);
+	if (shown)
+		text_line("Group", line);
+}
+
+/* Where a provider's entry comes from, and how it stands to the registry. */
+static void provider_lines(const struct smtpcode_entry *e)
+{
+	const struct smtpcode_entry *std;
+	const char *code = text(e, SMTPCODE_CODE);
+	struct smtpcode_query q;
+	char line[512];
+
+	text_line("Verified", text(e, SMTPCODE_VERIFIED));
+	smtpcode_parse(code, strlen(code), &q);
+	std = q.enhanced ? smtpcode_find_enhanced(q.cls, q.subject, q.detail)
+	                 : smtpcode_find_basic(q.basic);
+	if (!std) {
+		text_line("Registry", "not a registered code: this meaning is the "
+		                      "provider's own");
+		return;
+	}
+	snprintf(line, sizeof line, "%s %s%s", code, text(std, SMTPCODE_NAME),
+	         smtpcode_value(e, SMTPCODE_DIFFERS) == 2
+	             ? " (the provider gives the code a different meaning)" : "");
+	text_line("Registry", line);
+}
+
+/* Under a standard entry: the providers' own entries for its code. */
+static void providers_section(const struct smtpcode_entry *e)
+{
+	const char *code = text(e, SMTPCODE_CODE);
+	struct smtpcode_query q;
+	size_t first, n;
+
+	if (smtpcode_parse(code, strlen(code), &q) != SMTPCODE_OK)
+		return;
+	n = smtpcode_code_range(&q, &first);
+	for (size_t i = first, printed = 0; i < first + n; i++) {
+		const struct smtpcode_entry *m = smtpcode_table_entry(i);
+		const struct smtpcode_entry *p = smtpcode_provider_of(m);
+		char lead[32], line[512];
+		if (!p)
+			continue;
+		if (!printed++)
+			heading("How providers say it");
+		snprintf(lead, sizeof lead, "  %-10.20s ", text(p, SMTPCODE_CODE));
+		snprintf(line, sizeof line, "%s%s", text(m, SMTPCODE_NAME),
+		         smtpcode_value(m, SMTPCODE_DIFFERS) == 2
+		             ? " (differs from the registry)" : "");
+		out_para(lead, LABEL_WIDTH, line);
+	}
 }
 
 /* A class variant (4.3.1) or a basic code (452): the full verdict. */
@@ -185,7 +272,12 @@ static void verdict_entry(const struct smtpcode_entry *e)
 	value_line("Bounce", e, SMTPCODE_BOUNCE);
 	value_line("Reason", e, SMTPCODE_REASON);
 	basic_line(e);
+	group_line(e);
+	if (smtpcode_provider_of(e))
+		provider_lines(e);
 	body(e, NULL, 0);
+	if (!smtpcode_provider_of(e))
+		providers_section(e);
 }
 
 /* X.3.1: what the code means in each class it is used with. */
@@ -254,28 +346,19 @@ static void inferred_entry(const char *code, const struct smtpcode_result *r)
 	}
 }
 
-/* What the codes of a reply say together, and the reply's own text. */
-static void reply_header(const struct smtpcode_result *r, const char *input)
+/* How the two codes of a reply fit. */
+static void pairing_line(const struct smtpcode_result *r)
 {
 	const struct smtpcode_query *q = &r->query;
 	char code[16], line[512];
-	const char *bname = r->basic ? text(r->basic, SMTPCODE_NAME)
-	                             : "not a registered code";
-	const char *ename = r->enhanced ? text(r->enhanced, SMTPCODE_NAME)
-	                                : "not a registered code";
 
 	smtpcode_format(q, code, sizeof code);
-	if (!q->basic || !q->enhanced) {
-		out_printf("%s  reply\n", code);
-		out_para_untrusted("  Reply text ", LABEL_WIDTH,
-		                   input + q->text_off, q->text_len);
-		out_str("\n");
-		return;
-	}
-	out_printf("%u %s  reply\n", q->basic, code);
 	snprintf(line, sizeof line, "%u", q->basic);
-	text_line(line, bname);
-	text_line(code, ename);
+	text_line(line, r->basic ? text(r->basic, SMTPCODE_NAME)
+	                         : "not a registered code");
+	text_line(code, r->enhanced ? text(r->enhanced, SMTPCODE_NAME)
+	          : r->match.entry ? text(r->match.entry, SMTPCODE_NAME)
+	                           : "not a registered code");
 	switch (r->pairing) {
 	case SMTPCODE_PAIR_USUAL:
 		snprintf(line, sizeof line, "consistent: %u is a basic code "
@@ -295,9 +378,77 @@ static void reply_header(const struct smtpcode_result *r, const char *input)
 		break;
 	}
 	text_line("Pairing", line);
+}
+
+/* Which provider the reply came from, and how its entry was picked. */
+static void match_lines(const struct smtpcode_result *r, const char *code)
+{
+	const struct smtpcode_match *m = &r->match;
+	const char *id = m->provider ? text(m->provider, SMTPCODE_CODE) : "";
+	char line[512];
+
+	if (m->provider) {
+		if (m->marker)
+			snprintf(line, sizeof line, "%s (recognised by \"%s\")",
+			         text(m->provider, SMTPCODE_NAME), m->marker);
+		else
+			snprintf(line, sizeof line, "%s%s",
+			         text(m->provider, SMTPCODE_NAME),
+			         m->given ? " (given with --provider)" : "");
+		text_line("Provider", line);
+	}
+	switch (m->how) {
+	case SMTPCODE_MATCH_PHRASE:
+		snprintf(line, sizeof line, "the phrase \"%s\" picks %s's entry "
+		         "for %s", m->phrase, text(smtpcode_provider_of(m->entry),
+		                                  SMTPCODE_CODE), code);
+		break;
+	case SMTPCODE_MATCH_ONLY:
+		snprintf(line, sizeof line, "the only %s entry for %s",
+		         text(smtpcode_provider_of(m->entry), SMTPCODE_CODE), code);
+		break;
+	case SMTPCODE_MATCH_AMBIGUOUS:
+		snprintf(line, sizeof line, "ambiguous: none of the %zu %s%sentries "
+		         "for %s matches this text; the standard meaning follows, "
+		         "and the providers' meanings are listed under \"How "
+		         "providers say it\"", m->candidates, id, *id ? " " : "",
+		         code);
+		break;
+	case SMTPCODE_MATCH_NONE:
+		if (!m->provider)
+			return;
+		snprintf(line, sizeof line, "%s has no entry of its own for %s; "
+		         "the standard meaning follows", id, code);
+		break;
+	}
+	text_line("Rule", line);
+}
+
+/* What the codes of a reply say together, the reply's own text, and its
+ * provider; nothing for a lone code. */
+static void reply_header(const struct smtpcode_result *r, const char *input)
+{
+	const struct smtpcode_query *q = &r->query;
+	const struct smtpcode_match *m = &r->match;
+	int pair = q->basic && q->enhanced;
+	char code[16];
+
+	if (!pair && !q->text_len && !m->provider && m->how == SMTPCODE_MATCH_NONE)
+		return;
+	smtpcode_format(q, code, sizeof code);
+	if (pair)
+		out_printf("%u %s  reply\n", q->basic, code);
+	else if (q->text_len)
+		out_printf("%s  reply\n", code);
+	else
+		out_printf("%s  as %s uses it\n", code, text(m->provider,
+		                                            SMTPCODE_NAME));
+	if (pair)
+		pairing_line(r);
 	if (q->text_len)
 		out_para_untrusted("  Reply text ", LABEL_WIDTH,
 		                   input + q->text_off, q->text_len);
+	match_lines(r, code);
 	out_str("\n");
 }
 
@@ -307,10 +458,10 @@ void render_text(const struct smtpcode_result *r, const char *input)
 	char code[16];
 
 	smtpcode_format(q, code, sizeof code);
-	if ((q->basic && q->enhanced) || q->text_len)
-		reply_header(r, input);
-
-	if (q->enhanced && r->enhanced && q->cls == 0)
+	reply_header(r, input);
+	if (r->match.entry)
+		verdict_entry(r->match.entry);
+	else if (q->enhanced && r->enhanced && q->cls == 0)
 		topic_entry(r->enhanced, q);
 	else if (q->enhanced && r->enhanced)
 		verdict_entry(r->enhanced);

@@ -1,0 +1,148 @@
+/*
+ * Providers' dialects: recognising the provider of a reply by its markers,
+ * and picking that provider's entry for the code by the reply's phrases.
+ * Bounded searches over the caller's text; no allocation.
+ */
+#include <string.h>
+
+#include "table.h"
+
+const struct smtpcode_entry *smtpcode_find_provider(const char *s, size_t len)
+{
+	return table_find_named(SMTPCODE_KIND_PROVIDER, s, len);
+}
+
+const struct smtpcode_entry *smtpcode_find_group(const char *s, size_t len)
+{
+	return table_find_named(SMTPCODE_KIND_GROUP, s, len);
+}
+
+const struct smtpcode_entry *smtpcode_provider_of(const struct smtpcode_entry *e)
+{
+	size_t i;
+	if (!e->provider)
+		return NULL;
+	i = table_lower_bound(KEY_PROVIDER(e->provider));
+	return i < table_size ? &table_entries[i] : NULL;
+}
+
+static unsigned char fold(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? (unsigned char)(c + ('a' - 'A')) : c;
+}
+
+/* Whether needle occurs in s[0..n), exactly or ignoring ASCII case. */
+static int contains(const char *s, size_t n, const char *needle, int nocase)
+{
+	size_t m = strlen(needle);
+	const unsigned char *h = (const unsigned char *)s;
+	const unsigned char *p = (const unsigned char *)needle;
+	if (m == 0 || m > n)
+		return 0;
+	for (size_t i = 0; i + m <= n; i++) {
+		size_t k = 0;
+		if (nocase)
+			while (k < m && fold(h[i + k]) == fold(p[k]))
+				k++;
+		else
+			while (k < m && h[i + k] == p[k])
+				k++;
+		if (k == m)
+			return 1;
+	}
+	return 0;
+}
+
+/* The first provider, in data order, one of whose markers is in s. */
+static const struct smtpcode_entry *recognise(const char *s, size_t n,
+                                              const char **marker)
+{
+	for (size_t i = table_lower_bound(KEY_KIND(SMTPCODE_KIND_PROVIDER));
+	     i < table_size &&
+	     smtpcode_kind(&table_entries[i]) == SMTPCODE_KIND_PROVIDER; i++) {
+		const struct smtpcode_entry *p = &table_entries[i];
+		for (size_t k = 0; k < smtpcode_count(p, SMTPCODE_MATCHES); k++) {
+			const char *m = smtpcode_item(p, SMTPCODE_MATCHES, k).text;
+			if (contains(s, n, m, 0)) {
+				*marker = m;
+				return p;
+			}
+		}
+	}
+	return NULL;
+}
+
+/* Provider entries for q's code, or for its basic code when the enhanced
+ * code has none: returns the count, *first their first index. */
+static size_t provider_entries(const struct smtpcode_query *q, size_t *first)
+{
+	size_t n = smtpcode_code_range(q, first);
+	if (n && table_entries[*first].provider == 0)
+		(*first)++, n--;
+	if (n == 0 && q->enhanced && q->basic) {
+		struct smtpcode_query b = *q;
+		b.enhanced = false;
+		return provider_entries(&b, first);
+	}
+	return n;
+}
+
+static int has_standard(const struct smtpcode_query *q)
+{
+	return q->enhanced ? smtpcode_find_enhanced(q->cls, q->subject,
+	                                            q->detail) != NULL
+	                   : smtpcode_find_basic(q->basic) != NULL;
+}
+
+static int belongs(const struct smtpcode_entry *e,
+                   const struct smtpcode_entry *provider)
+{
+	return !provider || smtpcode_provider_of(e) == provider;
+}
+
+void table_match(const struct smtpcode_query *q, const char *input,
+                 size_t len, const struct smtpcode_entry *provider,
+                 struct smtpcode_match *m)
+{
+	size_t first, n = provider_entries(q, &first), best_len = 0;
+	const struct smtpcode_entry *only = NULL;
+
+	memset(m, 0, sizeof *m);
+	m->provider = provider;
+	m->given = provider != NULL;
+	if (!provider && len)
+		m->provider = recognise(input, len, &m->marker);
+	for (size_t i = first; i < first + n; i++) {
+		const struct smtpcode_entry *e = &table_entries[i];
+		if (!belongs(e, m->provider))
+			continue;
+		m->candidates++;
+		only = e;
+		for (size_t k = 0; k < smtpcode_count(e, SMTPCODE_MATCHES); k++) {
+			const char *phrase = smtpcode_item(e, SMTPCODE_MATCHES, k).text;
+			size_t plen = strlen(phrase);
+			if (plen > best_len && contains(input, len, phrase, 1)) {
+				best_len = plen;
+				m->entry = e;
+				m->phrase = phrase;
+			}
+		}
+	}
+	if (m->entry) {
+		m->how = SMTPCODE_MATCH_PHRASE;
+		if (!m->provider)
+			m->provider = smtpcode_provider_of(m->entry);
+		return;
+	}
+	/* Without a phrase, one entry is taken only when the provider is
+	 * known or nobody else defines the code: a standard code from an
+	 * unknown server keeps its standard meaning. */
+	if (m->candidates == 1 && (m->provider || !has_standard(q))) {
+		m->how = SMTPCODE_MATCH_ONLY;
+		m->entry = only;
+		if (!m->provider)
+			m->provider = smtpcode_provider_of(only);
+	} else if (m->candidates > 1 && (q->text_len || m->provider)) {
+		m->how = SMTPCODE_MATCH_AMBIGUOUS;
+	}
+}

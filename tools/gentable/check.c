@@ -1,0 +1,640 @@
+/*
+ * Checking the records: what each code is, which keys each kind of record
+ * may and must carry, allowed values, references between records, and a
+ * verdict that tells one story.  Every problem is reported with the line
+ * to blame; checking goes on so that one run reports them all.
+ */
+#include <stdio.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gentable.h"
+
+/* ---- Fields, and where a missing one comes from ---- */
+
+struct field *get(const struct record *r, const char *key)
+{
+	for (size_t i = 0; i < r->nfields; i++)
+		if (strcmp(r->fields[i].def->name, key) == 0)
+			return &r->fields[i];
+	return NULL;
+}
+
+static const struct keydef *keydef(const char *key)
+{
+	for (size_t i = 0; i < nkeydefs; i++)
+		if (strcmp(keydefs[i].name, key) == 0)
+			return &keydefs[i];
+	return NULL;
+}
+
+/* Whether r may take field 'key' from r->topic when it lacks it. */
+static int inherits(const struct record *r, const char *key)
+{
+	return r->topic && (r->kind != R_PROVIDER || keydef(key)->inherit);
+}
+
+struct field *lookup(const struct record *r, const char *key)
+{
+	for (; r; r = inherits(r, key) ? r->topic : NULL) {
+		struct field *f = get(r, key);
+		if (f)
+			return f;
+	}
+	return NULL;
+}
+
+static size_t count_list(const struct record *r, const char *key)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->nfields; i++)
+		n += strcmp(r->fields[i].def->name, key) == 0;
+	return n;
+}
+
+/* A list set on a record replaces the inherited one whole. */
+const struct record *list_owner(const struct record *r, const char *key)
+{
+	for (; r; r = inherits(r, key) ? r->topic : NULL)
+		if (count_list(r, key))
+			return r;
+	return NULL;
+}
+
+static size_t effective_count(const struct record *r, const char *key)
+{
+	const struct record *owner = list_owner(r, key);
+	return owner ? count_list(owner, key) : 0;
+}
+
+int value_of(const struct record *r, const char *key)
+{
+	struct field *f = lookup(r, key);
+	if (!f)
+		return 0;
+	return smtpcode_value_parse((enum smtpcode_field)f->def->index,
+	                            f->value, strlen(f->value));
+}
+
+/* Split "KEY: text" items; returns the text, sets *keylen. */
+const char *split_item(const char *v, size_t *keylen)
+{
+	const char *colon = strstr(v, ": ");
+	if (!colon) {
+		*keylen = 0;
+		return v;
+	}
+	*keylen = (size_t)(colon - v);
+	return colon + 2;
+}
+
+/* ---- What each record is ---- */
+
+static int all_digits(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return n > 0;
+}
+
+/* Codes of the category rows, written the way RFC 3463 and RFC 5321 do. */
+static int parse_category(struct record *r, const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 9 && strchr("245", s[0]) && strcmp(s + 1, ".XXX.YYY") == 0) {
+		r->key = KEY_CATEGORY(CAT_CLASS, s[0] - '0');
+		return 0;
+	}
+	if (n >= 7 && n <= 9 && s[0] == 'X' && s[1] == '.' &&
+	    strcmp(s + n - 4, ".YYY") == 0 && all_digits(s + 2, n - 6) &&
+	    (n == 7 || s[2] != '0')) {
+		r->key = KEY_CATEGORY(CAT_SUBJECT, atoi(s + 2));
+		return 0;
+	}
+	if (n == 3 && s[0] >= '1' && s[0] <= '5' && strcmp(s + 1, "yz") == 0) {
+		r->key = KEY_CATEGORY(CAT_BASIC_FIRST, s[0] - '0');
+		return 0;
+	}
+	if (n == 3 && s[0] == 'x' && s[1] >= '0' && s[1] <= '9' && s[2] == 'z') {
+		r->key = KEY_CATEGORY(CAT_BASIC_SECOND, s[1] - '0');
+		return 0;
+	}
+	return -1;
+}
+
+/* Parse a code as the library does; refuse reply text after it. */
+static int parse_code(const char *s, struct smtpcode_query *q)
+{
+	return smtpcode_parse(s, strlen(s), q) != SMTPCODE_OK || q->text_len ||
+	       (q->basic && q->enhanced);
+}
+
+/* Ids of providers and groups: lowercase letters, digits and '-'. */
+static int valid_id(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+		      *s == '-'))
+			return 0;
+	return 1;
+}
+
+static void classify_definition(struct record *r, enum record_kind kind,
+                                unsigned index)
+{
+	struct field *f = &r->fields[0];
+	r->kind = kind;
+	snprintf(r->codetext, sizeof r->codetext, "%s", f->value);
+	r->key = kind == R_PROVIDER_DEF ? KEY_PROVIDER(index) : KEY_GROUP(index);
+	if (!valid_id(f->value) || strlen(f->value) >= sizeof r->codetext)
+		fail(f->file, f->line, "'%s' is not a valid %s id (lowercase "
+		     "letters, digits and '-')", f->value, f->def->name);
+}
+
+static void classify(struct record *r)
+{
+	static unsigned nproviders, ngroups;
+	struct field *f = &r->fields[0];
+	const char *s = f->value;
+
+	if (strcmp(f->def->name, "provider") == 0) {
+		classify_definition(r, R_PROVIDER_DEF, ++nproviders);
+		return;
+	}
+	if (strcmp(f->def->name, "group") == 0) {
+		classify_definition(r, R_GROUP_DEF, ++ngroups);
+		return;
+	}
+	if (parse_category(r, s) == 0) {
+		r->kind = R_CATEGORY;
+		snprintf(r->codetext, sizeof r->codetext, "%s", s);
+		return;
+	}
+	if (parse_code(s, &r->code)) {
+		fail(f->file, f->line, "'%s' is not a code (expected 452, "
+		     "4.3.1, X.3.1, 4.XXX.YYY, X.3.YYY, 4yz or x5z)", s);
+		r->kind = R_CATEGORY;
+		r->key = UINT32_MAX;
+		return;
+	}
+	smtpcode_format(&r->code, r->codetext, sizeof r->codetext);
+	if (strcmp(r->codetext, s) != 0)
+		fail(f->file, f->line, "write the code as '%s'", r->codetext);
+	if (r->code.basic) {
+		r->kind = R_BASIC;
+		r->key = KEY_BASIC(r->code.basic);
+	} else {
+		r->kind = r->code.cls ? R_VARIANT : R_TOPIC;
+		r->key = KEY_ENHANCED(r->code.cls, r->code.subject,
+		                      r->code.detail);
+	}
+	if (get(r, "provider")) {
+		if (r->kind == R_TOPIC)
+			fail(f->file, f->line, "a provider's entry names a class: "
+			     "write 4.%u.%u or 5.%u.%u, not %s", r->code.subject,
+			     r->code.detail, r->code.subject, r->code.detail, s);
+		r->kind = R_PROVIDER;
+	}
+}
+
+/* The standard record (not a provider's) of a key, or NULL. */
+static struct record *find_record(uint32_t key)
+{
+	for (size_t i = 0; i < nrecords; i++)
+		if (records[i].key == key && records[i].kind != R_PROVIDER)
+			return &records[i];
+	return NULL;
+}
+
+/* Any record of a code: the standard one, or else a provider's. */
+static struct record *find_code(const char *s)
+{
+	struct smtpcode_query q;
+	char text[16];
+	uint32_t key;
+	if (parse_code(s, &q))
+		return NULL;
+	smtpcode_format(&q, text, sizeof text);
+	if (strcmp(text, s) != 0)
+		return NULL;
+	key = q.basic ? KEY_BASIC(q.basic)
+	              : KEY_ENHANCED(q.cls, q.subject, q.detail);
+	for (size_t i = 0; i < nrecords; i++)
+		if (records[i].key == key &&
+		    records[i].kind != R_PROVIDER_DEF && records[i].kind != R_GROUP_DEF)
+			return &records[i];
+	return NULL;
+}
+
+static struct record *find_definition(enum record_kind kind, const char *id)
+{
+	for (size_t i = 0; i < nrecords; i++)
+		if (records[i].kind == kind && strcmp(records[i].codetext, id) == 0)
+			return &records[i];
+	return NULL;
+}
+
+/* ---- Which keys each kind of record may and must carry ---- */
+
+static int one_of(const char *k, const char *const *keys)
+{
+	for (; *keys; keys++)
+		if (strcmp(k, *keys) == 0)
+			return 1;
+	return 0;
+}
+
+static int allowed(enum record_kind kind, const struct keydef *def)
+{
+	static const char *const provider_only[] = {"match", "verified",
+	                                            "differs", "marker", NULL};
+	static const char *const category[] = {"code", "name", "meaning",
+	    "severity", "scope", "now", "source", "note", NULL};
+	static const char *const provider_def[] = {"provider", "name", "marker",
+	                                           "source", "note", NULL};
+	static const char *const group_def[] = {"group", "name", "meaning",
+	                                        "note", NULL};
+	const char *k = def->name;
+	switch (kind) {
+	case R_BASIC:
+		return strcmp(k, "basic") && !one_of(k, provider_only);
+	case R_TOPIC:
+		return strcmp(k, "with") && strcmp(k, "severity") &&
+		       !one_of(k, provider_only);
+	case R_VARIANT:
+		return strcmp(k, "with") && strcmp(k, "basic") &&
+		       !one_of(k, provider_only);
+	case R_PROVIDER:
+		return strcmp(k, "with") && strcmp(k, "marker");
+	case R_CATEGORY:
+		return one_of(k, category);
+	case R_PROVIDER_DEF:
+		return one_of(k, provider_def);
+	case R_GROUP_DEF:
+		return one_of(k, group_def);
+	}
+	return 0;
+}
+
+static int is_date(const char *s)
+{
+	return strlen(s) == 10 && all_digits(s, 4) && s[4] == '-' &&
+	       all_digits(s + 5, 2) && s[7] == '-' && all_digits(s + 8, 2);
+}
+
+static void check_value(const struct field *f)
+{
+	enum smtpcode_field vf = (enum smtpcode_field)f->def->index;
+	char list[1024] = "";
+	if (smtpcode_value_parse(vf, f->value, strlen(f->value)) >= 0)
+		return;
+	for (int v = 1; v < smtpcode_value_count(vf); v++) {
+		strncat(list, v > 1 ? ", " : "", sizeof list - strlen(list) - 1);
+		strncat(list, smtpcode_value_name(vf, v),
+		        sizeof list - strlen(list) - 1);
+	}
+	fail(f->file, f->line, "unknown %s '%s' (expected one of: %s)",
+	     f->def->name, f->value, list);
+}
+
+/* The form of one list item. */
+static void check_item(const struct field *f)
+{
+	size_t keylen, len = strlen(f->value);
+	const char *text = split_item(f->value, &keylen);
+	switch (f->def->index) {
+	case SMTPCODE_FIXES: {
+		int who = smtpcode_value_parse(SMTPCODE_ACTS, f->value, keylen);
+		if (who < 0 || strcmp(smtpcode_value_name(SMTPCODE_ACTS, who),
+		                      "none") == 0)
+			fail(f->file, f->line, "a fix starts with who does it: "
+			     "'sender: ...', 'sender-admin: ...', "
+			     "'recipient: ...' or 'recipient-admin: ...'");
+		break;
+	}
+	case SMTPCODE_RELATED:
+	case SMTPCODE_WITH:
+		if (!keylen || !*text)
+			fail(f->file, f->line, "expected '%s: CODE: how it differs'",
+			     f->def->name);
+		break;
+	case SMTPCODE_BASIC:
+		if (!keylen)
+			keylen = len;
+		if (keylen != 3 || !all_digits(f->value, 3) ||
+		    f->value[0] < '2' || f->value[0] > '5')
+			fail(f->file, f->line, "'%.*s' is not a basic code "
+			     "(expected 'basic: 452' or 'basic: 452: remark')",
+			     (int)keylen, f->value);
+		break;
+	case SMTPCODE_MATCHES:
+		/* Short identifying fragments, matched ignoring case. */
+		if (len < 3 || len > 80 || f->value[len - 1] == ' ')
+			fail(f->file, f->line, "a %s is a fragment of 3 to 80 "
+			     "characters", f->def->name);
+		break;
+	default:
+		break;
+	}
+}
+
+static void check_fields(const struct record *r)
+{
+	for (size_t i = 0; i < r->nfields; i++) {
+		const struct field *f = &r->fields[i];
+		const struct keydef *d = f->def;
+
+		if (!allowed(r->kind, d)) {
+			fail(f->file, f->line, "'%s' does not belong in a record "
+			     "for %s", d->name, r->codetext);
+			continue;
+		}
+		if (d->type != LIST && get(r, d->name) != f) {
+			fail(f->file, f->line, "'%s' given twice", d->name);
+			continue;
+		}
+		if (d->type == SCALAR_VALUE)
+			check_value(f);
+		else if (d->type == LIST)
+			check_item(f);
+		else if (d->index == SMTPCODE_VERIFIED && !is_date(f->value))
+			fail(f->file, f->line, "expected the date it was verified "
+			     "as YYYY-MM-DD");
+	}
+}
+
+static void require(const struct record *r, const char *key, size_t min)
+{
+	if (effective_count(r, key) >= min)
+		return;
+	if (min == 1)
+		fail(r->file, r->line, "%s: missing '%s'", r->codetext, key);
+	else
+		fail(r->file, r->line, "%s: needs at least %zu '%s' lines",
+		     r->codetext, min, key);
+}
+
+/* What a provider's entry must say itself rather than inherit. */
+static void require_own(const struct record *r, const char *key)
+{
+	if (!get(r, key))
+		fail(r->file, r->line, "%s: a provider's entry needs its own '%s'",
+		     r->codetext, key);
+}
+
+static int severity_of_digit(int digit)
+{
+	return digit == 4 ? SMTPCODE_TEMPORARY
+	     : digit == 5 ? SMTPCODE_PERMANENT
+	     : SMTPCODE_SUCCESS; /* 2yz and the positive intermediate 3yz */
+}
+
+/* The line to blame for a value: where the field was set. */
+static const struct field *blame(const struct record *r, const char *key)
+{
+	static struct field none;
+	const struct field *f = lookup(r, key);
+	if (f)
+		return f;
+	none.file = r->file;
+	none.line = r->line;
+	return &none;
+}
+
+/* Severity, retry, bounce and suppress must tell one story. */
+static void check_verdict(const struct record *r)
+{
+	int sev = value_of(r, "severity"), retry = value_of(r, "retry");
+	int bounce = value_of(r, "bounce"), suppress = value_of(r, "suppress");
+	const char *rs = smtpcode_value_name(SMTPCODE_RETRY, retry);
+	const char *bs = smtpcode_value_name(SMTPCODE_BOUNCE, bounce);
+	const char *ss = smtpcode_value_name(SMTPCODE_SUPPRESS, suppress);
+	int digit = r->code.basic ? (int)(r->code.basic / 100) : r->code.cls;
+	const struct field *f;
+
+	if (sev <= 0 || retry <= 0 || bounce <= 0 || suppress <= 0)
+		return; /* missing or unknown: reported already */
+	if (sev != severity_of_digit(digit)) {
+		f = blame(r, "severity");
+		fail(f->file, f->line, "%s: severity '%s' contradicts the class "
+		     "digit %d (expected '%s')", r->codetext,
+		     smtpcode_value_name(SMTPCODE_SEVERITY, sev), digit,
+		     smtpcode_value_name(SMTPCODE_SEVERITY, severity_of_digit(digit)));
+		return;
+	}
+	if (sev == SMTPCODE_SUCCESS &&
+	    (strcmp(rs, "none") || strcmp(bs, "none") || strcmp(ss, "no"))) {
+		f = blame(r, "retry");
+		fail(f->file, f->line, "%s: a success takes 'retry: none', "
+		     "'bounce: none' and 'suppress: no'", r->codetext);
+	} else if (sev == SMTPCODE_TEMPORARY &&
+	           (strcmp(rs, "auto") || strcmp(bs, "soft") || strcmp(ss, "no"))) {
+		f = blame(r, "retry");
+		fail(f->file, f->line, "%s: a temporary failure takes 'retry: "
+		     "auto', 'bounce: soft' and 'suppress: no'", r->codetext);
+	} else if (sev == SMTPCODE_PERMANENT &&
+	           (!strcmp(rs, "none") || !strcmp(rs, "auto") ||
+	            !strcmp(bs, "none"))) {
+		f = blame(r, "retry");
+		fail(f->file, f->line, "%s: a permanent failure takes 'retry: "
+		     "after-fix' or 'never' and a bounce of soft, hard or block",
+		     r->codetext);
+	} else if (sev == SMTPCODE_PERMANENT &&
+	           (!strcmp(bs, "hard") != !strcmp(rs, "never") ||
+	            !strcmp(bs, "hard") != !strcmp(ss, "yes"))) {
+		f = blame(r, "suppress");
+		fail(f->file, f->line, "%s: 'bounce: hard', 'retry: never' and "
+		     "'suppress: yes' go together: only a bad address is "
+		     "suppressed", r->codetext);
+	}
+}
+
+static void check_category(const struct record *r)
+{
+	unsigned type = r->key >> 8 & 0xff;
+	require(r, "name", 1);
+	require(r, "meaning", 1);
+	require(r, "source", 1);
+	if (type == CAT_CLASS || type == CAT_BASIC_FIRST) {
+		int digit = (int)(r->key & 0xff), sev = value_of(r, "severity");
+		require(r, "severity", 1);
+		if (sev > 0 && sev != severity_of_digit(digit))
+			fail(blame(r, "severity")->file, blame(r, "severity")->line,
+			     "%s: severity contradicts the class digit %d",
+			     r->codetext, digit);
+	}
+}
+
+static void check_record(const struct record *r)
+{
+	static const char *const verdict[] = {"name", "registered", "severity",
+	    "scope", "acts", "retry", "suppress", "bounce", "reason", "meaning",
+	    "now", "source", NULL};
+	check_fields(r);
+	switch (r->kind) {
+	case R_CATEGORY:
+		check_category(r);
+		return;
+	case R_PROVIDER_DEF:
+		require(r, "name", 1);
+		require(r, "marker", 1);
+		require(r, "source", 1);
+		return;
+	case R_GROUP_DEF:
+		require(r, "name", 1);
+		require(r, "meaning", 1);
+		return;
+	case R_TOPIC:
+		require(r, "name", 1);
+		require(r, "registered", 1);
+		require(r, "meaning", 1);
+		require(r, "source", 1);
+		return;
+	case R_PROVIDER:
+		require_own(r, "name");
+		require_own(r, "meaning");
+		require_own(r, "source");
+		require_own(r, "verified");
+		break;
+	case R_VARIANT:
+		if (!get(r, "severity"))
+			fail(r->file, r->line, "%s: missing 'severity' (each class "
+			     "variant states its own)", r->codetext);
+		break;
+	case R_BASIC:
+		break;
+	}
+	for (const char *const *k = verdict; *k; k++)
+		if (strcmp(*k, "severity") || r->kind != R_VARIANT)
+			require(r, *k, 1);
+	require(r, "cause", 2);
+	require(r, "fix", 1);
+	require(r, "related", 1);
+	check_verdict(r);
+}
+
+/* Codes named in related, with and basic lines must be entries of the
+ * table, and groups must be defined. */
+static void check_references(const struct record *r)
+{
+	const struct field *g = get(r, "group");
+	if (g && !find_definition(R_GROUP_DEF, g->value))
+		fail(g->file, g->line, "unknown group '%s' (no 'group: %s' record)",
+		     g->value, g->value);
+	for (size_t i = 0; i < r->nfields; i++) {
+		const struct field *f = &r->fields[i];
+		char code[32];
+		size_t keylen;
+		int list = f->def->index;
+		if (f->def->type != LIST || (list != SMTPCODE_RELATED &&
+		                             list != SMTPCODE_WITH &&
+		                             list != SMTPCODE_BASIC))
+			continue;
+		split_item(f->value, &keylen);
+		if (list == SMTPCODE_BASIC && !keylen)
+			keylen = strlen(f->value);
+		if (!keylen || keylen >= sizeof code)
+			continue;
+		memcpy(code, f->value, keylen);
+		code[keylen] = '\0';
+		if (!find_code(code))
+			fail(f->file, f->line, "%s names '%s', which is not in the "
+			     "table", f->def->name, code);
+		else if (strcmp(code, r->codetext) == 0 && r->kind != R_PROVIDER)
+			fail(f->file, f->line, "%s names the entry itself",
+			     f->def->name);
+	}
+}
+
+/* A provider's entries for one code are told apart by their phrases. */
+static void check_provider_entries(const struct record *r)
+{
+	size_t same = 0;
+	for (size_t i = 0; i < nrecords; i++)
+		same += records[i].kind == R_PROVIDER && records[i].key == r->key &&
+		        records[i].provider == r->provider;
+	if (same > 1 && !get(r, "match"))
+		fail(r->file, r->line, "%s has several %s entries: each needs "
+		     "'match:' lines to tell them apart", r->codetext,
+		     get(r, "provider")->value);
+}
+
+/* Link each record to what it inherits from, and its provider; refuse
+ * a second record for one code, provider or group. */
+static void link_record(struct record *r)
+{
+	struct record *first;
+	const struct field *p;
+
+	if (r->kind == R_PROVIDER) {
+		p = get(r, "provider");
+		first = find_definition(R_PROVIDER_DEF, p->value);
+		if (!first)
+			fail(p->file, p->line, "unknown provider '%s' (no "
+			     "'provider: %s' record)", p->value, p->value);
+		else
+			r->provider = first->key & 0xffffu;
+		r->topic = find_record(r->key);
+		return;
+	}
+	first = r->kind == R_PROVIDER_DEF || r->kind == R_GROUP_DEF
+	            ? find_definition(r->kind, r->codetext)
+	            : find_record(r->key);
+	if (first != r) {
+		fail(r->file, r->line, "duplicate %s %s (first at %s:%ld)",
+		     r->kind == R_PROVIDER_DEF ? "provider"
+		     : r->kind == R_GROUP_DEF ? "group" : "code",
+		     r->codetext, first->file, first->line);
+		return;
+	}
+	if (r->kind == R_VARIANT) {
+		r->topic = find_record(KEY_ENHANCED(0, r->code.subject,
+		                                    r->code.detail));
+		if (!r->topic)
+			fail(r->file, r->line, "%s has no record for X.%u.%u (the "
+			     "class-independent entry it belongs to)", r->codetext,
+			     r->code.subject, r->code.detail);
+		else
+			r->topic->has_variant = 1;
+	}
+}
+
+static int usable(const struct record *r)
+{
+	if (r->key == UINT32_MAX)
+		return 0;
+	if (r->kind == R_PROVIDER)
+		return r->provider != 0;
+	if (r->kind == R_PROVIDER_DEF || r->kind == R_GROUP_DEF)
+		return find_definition(r->kind, r->codetext) == r;
+	return find_record(r->key) == r && (r->kind != R_VARIANT || r->topic);
+}
+
+void check_all(void)
+{
+	for (size_t i = 0; i < nrecords; i++)
+		classify(&records[i]);
+	for (size_t i = 0; i < nrecords; i++)
+		if (records[i].key != UINT32_MAX)
+			link_record(&records[i]);
+	/* Go on after errors, so one run reports every problem; skip only
+	 * records that cannot be placed. */
+	for (size_t i = 0; i < nrecords; i++) {
+		const struct record *r = &records[i];
+		if (!usable(r))
+			continue;
+		check_record(r);
+		check_references(r);
+		if (r->kind == R_PROVIDER)
+			check_provider_entries(r);
+	}
+	for (size_t i = 0; i < nrecords; i++)
+		if (records[i].kind == R_TOPIC && !records[i].has_variant)
+			fail(records[i].file, records[i].line, "%s has no class "
+			     "variant (add a record for 2.x.x, 4.x.x or 5.x.x)",
+			     records[i].codetext);
+}

@@ -1,0 +1,88 @@
+/*
+ * gentable: compile data/ into the static table of src/table.h.  Shared
+ * declarations of its three stages: read.c turns data files into records,
+ * check.c refuses anything inconsistent, write.c writes the C table.
+ */
+#ifndef GENTABLE_H
+#define GENTABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "table.h"
+
+enum field_type { SCALAR_TEXT, SCALAR_VALUE, LIST };
+
+/* The provider a code record belongs to; not one of the entry's texts. */
+#define PROVIDER_REF (-1)
+
+struct keydef {
+	const char *name;
+	enum field_type type;
+	int index;   /* text field, value field or list; or PROVIDER_REF */
+	int inherit; /* whether a provider's entry takes it from the
+	                standard entry of its code when it lacks it */
+};
+
+extern const struct keydef keydefs[];
+extern const size_t nkeydefs;
+
+struct field {
+	const struct keydef *def;
+	char *value;
+	const char *file;
+	long line;
+};
+
+/* What a record describes: the form of its code and of its first key. */
+enum record_kind {
+	R_BASIC,        /* 452 */
+	R_TOPIC,        /* X.3.1: shared by the class variants */
+	R_VARIANT,      /* 4.3.1 */
+	R_CATEGORY,     /* 4.XXX.YYY, X.3.YYY, 4yz, x5z */
+	R_PROVIDER,     /* a provider's own entry for a code */
+	R_PROVIDER_DEF, /* provider: gmail */
+	R_GROUP_DEF     /* group: mailbox-full */
+};
+
+struct record {
+	const char *file;
+	long line;
+	size_t order; /* position in the data, for a stable sort */
+	struct field *fields;
+	size_t nfields, cap;
+	enum record_kind kind;
+	struct smtpcode_query code;
+	uint32_t key;
+	unsigned provider;    /* provider entries: index of the provider */
+	char codetext[32];
+	struct record *topic; /* where missing fields come from: a variant's
+	                         X.S.D, a provider entry's standard entry */
+	int has_variant;      /* topics: whether any variant names them */
+};
+
+extern struct record *records;
+extern size_t nrecords;
+extern int errors;
+
+void fail(const char *file, long line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void *xrealloc(void *p, size_t n);
+
+/* read.c */
+void read_file(const char *file);
+int read_date(const char *file, char date[11]);
+
+/* check.c */
+void check_all(void);
+struct field *get(const struct record *r, const char *key);
+struct field *lookup(const struct record *r, const char *key);
+/* The record whose list 'key' an entry shows: its own, or inherited. */
+const struct record *list_owner(const struct record *r, const char *key);
+const char *split_item(const char *v, size_t *keylen);
+int value_of(const struct record *r, const char *key);
+
+/* write.c */
+int write_table(const char *path, const char *date);
+
+#endif

@@ -1,0 +1,89 @@
+/*
+ * gentable: compile the data files under data/ into the static table the
+ * library searches (see src/table.h for its layout and data/README.md for
+ * the format).  It refuses anything inconsistent with one line per problem,
+ * "data/FILE:LINE: message", and a non-zero exit, so bad data fails the
+ * build.
+ *
+ * usage: gentable OUTPUT.c DATEFILE DATAFILE...
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "gentable.h"
+
+/* Every key the data files may use; data/README.md explains each. */
+const struct keydef keydefs[] = {
+	{"code", SCALAR_TEXT, SMTPCODE_CODE, 0},
+	{"provider", SCALAR_TEXT, PROVIDER_REF, 0},
+	{"group", SCALAR_TEXT, SMTPCODE_GROUP, 1},
+	{"name", SCALAR_TEXT, SMTPCODE_NAME, 0},
+	{"meaning", SCALAR_TEXT, SMTPCODE_MEANING, 0},
+	{"now", SCALAR_TEXT, SMTPCODE_NOW, 1},
+	{"verified", SCALAR_TEXT, SMTPCODE_VERIFIED, 0},
+	{"severity", SCALAR_VALUE, SMTPCODE_SEVERITY, 1},
+	{"scope", SCALAR_VALUE, SMTPCODE_SCOPE, 1},
+	{"acts", SCALAR_VALUE, SMTPCODE_ACTS, 1},
+	{"retry", SCALAR_VALUE, SMTPCODE_RETRY, 1},
+	{"bounce", SCALAR_VALUE, SMTPCODE_BOUNCE, 1},
+	{"reason", SCALAR_VALUE, SMTPCODE_REASON, 1},
+	{"suppress", SCALAR_VALUE, SMTPCODE_SUPPRESS, 1},
+	{"registered", SCALAR_VALUE, SMTPCODE_REGISTERED, 1},
+	{"differs", SCALAR_VALUE, SMTPCODE_DIFFERS, 0},
+	{"match", LIST, SMTPCODE_MATCHES, 0},
+	{"marker", LIST, SMTPCODE_MATCHES, 0},
+	{"cause", LIST, SMTPCODE_CAUSES, 1},
+	{"fix", LIST, SMTPCODE_FIXES, 1},
+	{"related", LIST, SMTPCODE_RELATED, 1},
+	{"basic", LIST, SMTPCODE_BASIC, 1},
+	{"with", LIST, SMTPCODE_WITH, 0},
+	{"source", LIST, SMTPCODE_SOURCES, 0},
+	{"note", LIST, SMTPCODE_NOTES, 0},
+};
+const size_t nkeydefs = sizeof keydefs / sizeof keydefs[0];
+
+struct record *records;
+size_t nrecords;
+int errors;
+
+void fail(const char *file, long line, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "%s:%ld: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	errors++;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p) {
+		perror("gentable");
+		exit(2);
+	}
+	return p;
+}
+
+int main(int argc, char **argv)
+{
+	char date[11];
+	if (argc < 4) {
+		fputs("usage: gentable OUTPUT.c DATEFILE DATAFILE...\n", stderr);
+		return 2;
+	}
+	if (read_date(argv[2], date))
+		return 1;
+	for (int i = 3; i < argc; i++)
+		read_file(argv[i]);
+	check_all();
+	if (errors || write_table(argv[1], date)) {
+		fprintf(stderr, "gentable: %d error%s; table not written\n",
+		        errors, errors == 1 ? "" : "s");
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,229 @@
+/*
+ * Reading data files into records: "key: value" lines, continuation lines,
+ * comments and blank lines between records.  Bytes are checked here:
+ * no control characters, valid UTF-8 only.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gentable.h"
+
+static size_t caprecords;
+
+static char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(xrealloc(NULL, n), s, n);
+}
+
+static int all_digits(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return n > 0;
+}
+
+/* Length of the valid UTF-8 sequence at s, or 0. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len, i;
+	uint32_t c;
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2, c = s[0] & 0x1fu;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3, c = s[0] & 0x0fu;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4, c = s[0] & 0x07u;
+	else
+		return 0;
+	if (n < len)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3fu);
+	}
+	if ((len == 3 && (c < 0x800 || (c >= 0xd800 && c <= 0xdfff))) ||
+	    (len == 4 && (c < 0x10000 || c > 0x10ffff)))
+		return 0;
+	return len;
+}
+
+/* Refuse control characters (tabs included: they render unpredictably)
+ * and invalid UTF-8. */
+static int check_line_bytes(const char *file, long line, const char *s,
+                            size_t n, size_t indent)
+{
+	for (size_t i = indent; i < n;) {
+		unsigned char c = (unsigned char)s[i];
+		size_t k;
+		if (c < 0x20 || c == 0x7f) {
+			fail(file, line, "control character 0x%02x in column %zu",
+			     c, i + 1);
+			return -1;
+		}
+		k = utf8_len((const unsigned char *)s + i, n - i);
+		if (k == 0) {
+			fail(file, line, "invalid UTF-8 in column %zu", i + 1);
+			return -1;
+		}
+		i += k;
+	}
+	return 0;
+}
+
+static struct record *new_record(const char *file, long line)
+{
+	struct record *r;
+	if (nrecords == caprecords) {
+		caprecords = caprecords ? 2 * caprecords : 256;
+		records = xrealloc(records, caprecords * sizeof *records);
+	}
+	r = &records[nrecords];
+	memset(r, 0, sizeof *r);
+	r->file = file;
+	r->line = line;
+	r->order = nrecords++;
+	return r;
+}
+
+static void add_field(struct record *r, const struct keydef *def,
+                      const char *value, const char *file, long line)
+{
+	if (r->nfields == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 16;
+		r->fields = xrealloc(r->fields, r->cap * sizeof *r->fields);
+	}
+	r->fields[r->nfields++] =
+	    (struct field){def, xstrdup(value), file, line};
+}
+
+static void append_value(struct field *f, const char *more)
+{
+	size_t a = strlen(f->value), b = strlen(more);
+	int paragraph = strcmp(more, ".") == 0;
+	f->value = xrealloc(f->value, a + b + 2);
+	if (paragraph) {
+		strcpy(f->value + a, "\n");
+	} else {
+		f->value[a] = a && f->value[a - 1] == '\n' ? '\0' : ' ';
+		memcpy(f->value + a + (f->value[a] == ' '), more, b + 1);
+	}
+}
+
+static const struct keydef *find_keydef(const char *name, size_t n)
+{
+	for (size_t i = 0; i < nkeydefs; i++)
+		if (strlen(keydefs[i].name) == n &&
+		    memcmp(keydefs[i].name, name, n) == 0)
+			return &keydefs[i];
+	return NULL;
+}
+
+void read_file(const char *file)
+{
+	FILE *fp = fopen(file, "r");
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t got;
+	long line = 0;
+	struct record *r = NULL;
+
+	if (!fp) {
+		fprintf(stderr, "%s: %s\n", file, strerror(errno));
+		errors++;
+		return;
+	}
+	while ((got = getline(&buf, &cap, fp)) != -1) {
+		size_t n = (size_t)got, indent = 0;
+		const char *colon, *value;
+		const struct keydef *def;
+
+		line++;
+		if (n && buf[n - 1] == '\n')
+			buf[--n] = '\0';
+		if (memchr(buf, '\0', n)) {
+			fail(file, line, "NUL byte");
+			continue;
+		}
+		while (indent < n && buf[indent] == ' ')
+			indent++;
+		if (indent == n) { /* blank: ends the record */
+			r = NULL;
+			continue;
+		}
+		if (buf[0] == '#')
+			continue;
+		if (check_line_bytes(file, line, buf, n, indent))
+			continue;
+		if (indent) { /* continuation of the last field */
+			if (!r) {
+				fail(file, line, "continuation line outside a record");
+				continue;
+			}
+			append_value(&r->fields[r->nfields - 1], buf + indent);
+			continue;
+		}
+		colon = strchr(buf, ':');
+		if (!colon) {
+			fail(file, line, "expected 'key: value'");
+			continue;
+		}
+		def = find_keydef(buf, (size_t)(colon - buf));
+		if (!def) {
+			fail(file, line, "unknown key '%.*s'", (int)(colon - buf), buf);
+			continue;
+		}
+		value = colon + 1;
+		while (*value == ' ')
+			value++;
+		if (*value == '\0') {
+			fail(file, line, "empty value for '%s'", def->name);
+			continue;
+		}
+		if (!r) {
+			if (strcmp(def->name, "code") && strcmp(def->name, "provider") &&
+			    strcmp(def->name, "group")) {
+				fail(file, line, "a record must start with 'code:', "
+				     "'provider:' or 'group:'");
+				continue;
+			}
+			r = new_record(file, line);
+		}
+		add_field(r, def, value, file, line);
+	}
+	if (ferror(fp)) {
+		fprintf(stderr, "%s: %s\n", file, strerror(errno));
+		errors++;
+	}
+	free(buf);
+	fclose(fp);
+}
+
+int read_date(const char *file, char date[11])
+{
+	FILE *fp = fopen(file, "r");
+	char buf[64] = "";
+	int ok;
+	if (!fp) {
+		fprintf(stderr, "%s: %s\n", file, strerror(errno));
+		return -1;
+	}
+	ok = fgets(buf, sizeof buf, fp) != NULL;
+	fclose(fp);
+	buf[strcspn(buf, "\n")] = '\0';
+	ok = ok && strlen(buf) == 10 && all_digits(buf, 4) && buf[4] == '-' &&
+	     all_digits(buf + 5, 2) && buf[7] == '-' && all_digits(buf + 8, 2);
+	if (!ok) {
+		fprintf(stderr, "%s:1: expected the date of the data as "
+		        "YYYY-MM-DD\n", file);
+		return -1;
+	}
+	memcpy(date, buf, 11);
+	return 0;
+}

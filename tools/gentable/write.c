@@ -1,0 +1,271 @@
+/*
+ * Writing the table: records sorted by key, strings interned once in one
+ * pool (offsets, not pointers, so the table needs no relocations), list
+ * items in one array.  Output goes to a temporary file renamed into place
+ * only when everything was written.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gentable.h"
+
+static struct {
+	char *s;
+	size_t n, cap;
+	uint32_t *slots; /* hash of interned offsets; 0 is empty */
+	size_t nslots, used;
+} pool;
+
+static uint32_t hash(const char *s)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static void rehash(void)
+{
+	uint32_t *old = pool.slots;
+	size_t n = pool.nslots;
+	pool.nslots = n ? 2 * n : 4096;
+	pool.slots = calloc(pool.nslots, sizeof *pool.slots);
+	if (!pool.slots) {
+		perror("gentable");
+		exit(2);
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t j;
+		if (!old[i])
+			continue;
+		j = hash(pool.s + old[i]) & (pool.nslots - 1);
+		while (pool.slots[j])
+			j = (j + 1) & (pool.nslots - 1);
+		pool.slots[j] = old[i];
+	}
+	free(old);
+}
+
+/* Offset of s in the pool, adding it if new.  Offset 0 is "". */
+static uint32_t intern(const char *s)
+{
+	size_t len = strlen(s), j;
+	if (len == 0)
+		return 0;
+	if (2 * (pool.used + 1) > pool.nslots)
+		rehash();
+	j = hash(s) & (pool.nslots - 1);
+	for (; pool.slots[j]; j = (j + 1) & (pool.nslots - 1))
+		if (strcmp(pool.s + pool.slots[j], s) == 0)
+			return pool.slots[j];
+	if (pool.n + len + 1 > pool.cap) {
+		pool.cap = 2 * (pool.n + len + 1);
+		pool.s = xrealloc(pool.s, pool.cap);
+	}
+	memcpy(pool.s + pool.n, s, len + 1);
+	pool.slots[j] = (uint32_t)pool.n;
+	pool.used++;
+	pool.n += len + 1;
+	return pool.slots[j];
+}
+
+static int by_key(const void *a, const void *b)
+{
+	const struct record *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	if (x->provider != y->provider)
+		return x->provider < y->provider ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static struct table_item *items;
+static size_t nitems, capitems;
+
+static void add_item(const char *key, const char *text)
+{
+	if (nitems == capitems) {
+		capitems = capitems ? 2 * capitems : 1024;
+		items = xrealloc(items, capitems * sizeof *items);
+	}
+	items[nitems].key = intern(key);
+	items[nitems].text = intern(text);
+	nitems++;
+}
+
+/* Lists whose items are plain text, without a key. */
+static int plain_list(int list)
+{
+	return list == SMTPCODE_CAUSES || list == SMTPCODE_SOURCES ||
+	       list == SMTPCODE_NOTES || list == SMTPCODE_MATCHES;
+}
+
+/* Items of list 'list' of record 'from', as r's entry shows them. */
+static void emit_list(const struct record *r, const struct record *from,
+                      int list, struct smtpcode_entry *e)
+{
+	size_t start = nitems;
+	for (size_t i = 0; i < from->nfields; i++) {
+		const struct field *f = &from->fields[i];
+		size_t keylen;
+		char key[64] = "";
+		const char *text;
+		if (f->def->type != LIST || f->def->index != list)
+			continue;
+		if (plain_list(list)) {
+			add_item("", f->value);
+			continue;
+		}
+		text = split_item(f->value, &keylen);
+		if (list == SMTPCODE_BASIC && !keylen) {
+			keylen = strlen(f->value);
+			text = "";
+		}
+		snprintf(key, sizeof key, "%.*s", (int)keylen, f->value);
+		/* A class's entry is sent with the X.S.D basic codes of its
+		 * class. */
+		if (list == SMTPCODE_BASIC && from->kind == R_TOPIC &&
+		    r->code.cls && key[0] - '0' != r->code.cls)
+			continue;
+		add_item(key, text);
+	}
+	if (nitems - start > UINT8_MAX || start > UINT16_MAX) {
+		fail(r->file, r->line, "%s: too many items", r->codetext);
+		return;
+	}
+	e->first[list] = (uint16_t)start;
+	e->count[list] = (uint8_t)(nitems - start);
+}
+
+static struct smtpcode_entry make_entry(const struct record *r)
+{
+	struct smtpcode_entry e;
+	int verdict = r->kind == R_BASIC || r->kind == R_VARIANT ||
+	              r->kind == R_PROVIDER;
+
+	memset(&e, 0, sizeof e);
+	e.key = r->key;
+	e.provider = (uint8_t)r->provider;
+	e.text[SMTPCODE_CODE] = intern(r->codetext);
+	for (size_t k = 0; k < nkeydefs; k++) {
+		const struct keydef *d = &keydefs[k];
+		const struct field *f = lookup(r, d->name);
+		const struct record *owner;
+		if (d->type == SCALAR_TEXT && d->index > SMTPCODE_CODE && f)
+			e.text[d->index] = intern(f->value);
+		else if (d->type == SCALAR_VALUE)
+			e.value[d->index] = (uint8_t)(f ? value_of(r, d->name) : 0);
+		else if (d->type == LIST && (owner = list_owner(r, d->name)))
+			emit_list(r, owner, d->index, &e);
+	}
+	if (verdict && !e.value[SMTPCODE_DIFFERS])
+		e.value[SMTPCODE_DIFFERS] =
+		    (uint8_t)smtpcode_value_parse(SMTPCODE_DIFFERS, "no", 2);
+	return e;
+}
+
+static void write_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", out);
+		else if (c == '?')
+			fputs("\\?", out); /* no trigraphs */
+		else if (c >= 0x80)
+			fprintf(out, "\\%03o", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+static void write_entry(FILE *out, const struct smtpcode_entry *e,
+                        const char *comment)
+{
+	fprintf(out, "\t{0x%08lx, %u, {", (unsigned long)e->key, e->provider);
+	for (int k = 0; k < SMTPCODE_NTEXTS; k++)
+		fprintf(out, "%s%lu", k ? ", " : "", (unsigned long)e->text[k]);
+	fputs("}, {", out);
+	for (int k = 0; k < SMTPCODE_NLISTS; k++)
+		fprintf(out, "%s%u", k ? ", " : "", e->first[k]);
+	fputs("}, {", out);
+	for (int k = 0; k < SMTPCODE_NLISTS; k++)
+		fprintf(out, "%s%u", k ? ", " : "", e->count[k]);
+	fputs("}, {", out);
+	for (int k = 0; k < SMTPCODE_NFIELDS; k++)
+		fprintf(out, "%s%u", k ? ", " : "", e->value[k]);
+	fprintf(out, "}}, /* %s */\n", comment);
+}
+
+int write_table(const char *path, const char *date)
+{
+	char tmp[4096];
+	struct smtpcode_entry *entries;
+	FILE *out;
+
+	qsort(records, nrecords, sizeof *records, by_key);
+	/* Sorting moved the records: link each to its topic anew. */
+	for (size_t i = 0; i < nrecords; i++) {
+		struct record *r = &records[i];
+		r->topic = NULL;
+		for (size_t j = 0; r->kind == R_VARIANT && j < nrecords; j++)
+			if (records[j].kind == R_TOPIC &&
+			    records[j].key == KEY_ENHANCED(0, r->code.subject,
+			                                   r->code.detail))
+				r->topic = &records[j];
+		for (size_t j = 0; r->kind == R_PROVIDER && j < nrecords; j++)
+			if (records[j].key == r->key && records[j].kind != R_PROVIDER)
+				r->topic = &records[j];
+	}
+	pool.s = xrealloc(NULL, 1);
+	pool.s[0] = '\0';
+	pool.n = pool.cap = 1;
+	entries = xrealloc(NULL, (nrecords + 1) * sizeof *entries);
+	for (size_t i = 0; i < nrecords; i++)
+		entries[i] = make_entry(&records[i]);
+	if (errors)
+		return -1;
+
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	out = fopen(tmp, "w");
+	if (!out) {
+		fprintf(stderr, "gentable: %s: %s\n", tmp, strerror(errno));
+		return -1;
+	}
+	fputs("/* Generated by tools/gentable from data/; do not edit. */\n"
+	      "#include \"table.h\"\n\n", out);
+	fprintf(out, "const char table_date[] = \"%s\";\n\n", date);
+	fputs("const char table_pool[] =\n", out);
+	for (size_t off = 0; off < pool.n; off += strlen(pool.s + off) + 1) {
+		fprintf(out, "\t/* %zu */ ", off);
+		write_string(out, pool.s + off);
+		fputs(" \"\\0\"\n", out);
+	}
+	fputs(";\n\nconst struct table_item table_items[] = {\n", out);
+	for (size_t i = 0; i < nitems; i++)
+		fprintf(out, "\t{%lu, %lu},\n", (unsigned long)items[i].key,
+		        (unsigned long)items[i].text);
+	fputs("\t{0, 0}\n};\n\nconst struct smtpcode_entry table_entries[] = {\n",
+	      out);
+	for (size_t i = 0; i < nrecords; i++)
+		write_entry(out, &entries[i], records[i].codetext);
+	fprintf(out, "};\n\nconst size_t table_size = %zu;\n", nrecords);
+	free(entries);
+	if (ferror(out) | fclose(out)) {
+		fprintf(stderr, "gentable: %s: write error\n", tmp);
+		remove(tmp);
+		return -1;
+	}
+	if (rename(tmp, path) != 0) {
+		fprintf(stderr, "gentable: %s: %s\n", path, strerror(errno));
+		remove(tmp);
+		return -1;
+	}
+	return 0;
+}
