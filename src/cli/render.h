@@ -7,6 +7,13 @@
 /* The entry a person reads; input is the argument, for the reply text. */
 void render_text(const struct smtpcode_result *r, const char *input);
 
+/* One entry in full: the verdict, then the explanation. */
+void render_entry(const struct smtpcode_entry *e);
+/* A class-independent code (X.3.1): what each class of it means. */
+void render_topic(const struct smtpcode_entry *e,
+                  const struct smtpcode_query *q);
+/* A code the table lacks: what its digits still tell. */
+void render_inferred(const char *code, const struct smtpcode_result *r);
 /* A category row ("4.XXX.YYY", "x5z"): what a digit means. */
 void render_category(const struct smtpcode_entry *e);
 

@@ -1,42 +1,18 @@
 /*
- * The human-readable entry: everything a lookup resolved, laid out so the
- * verdict (severity, what happens now, scope, who acts, suppress) comes
- * first and the explanation after.
+ * The entries a person reads: the verdict (severity, what happens now,
+ * scope, who acts, suppress) first, the explanation after.
  */
+#include <stdio.h>
 #include <string.h>
 
+#include "layout.h"
 #include "output.h"
 #include "render.h"
-
-#define LABEL_WIDTH 13 /* "  Sent with  " */
 
 static const char *text(const struct smtpcode_entry *e,
                         enum smtpcode_text_field f)
 {
 	return smtpcode_text(e, f);
-}
-
-/* "  Scope      system (the whole receiving mail system)" */
-static void value_line(const char *label, const struct smtpcode_entry *e,
-                       enum smtpcode_field f)
-{
-	char lead[32], body[512];
-	int v = smtpcode_value(e, f);
-	if (v == 0)
-		return;
-	snprintf(lead, sizeof lead, "  %-10.24s ", label);
-	snprintf(body, sizeof body, "%s (%s)", smtpcode_value_name(f, v),
-	         smtpcode_value_label(f, v));
-	out_para(lead, LABEL_WIDTH, body);
-}
-
-static void text_line(const char *label, const char *s)
-{
-	char lead[32];
-	if (!*s)
-		return;
-	snprintf(lead, sizeof lead, "  %-10.24s ", label);
-	out_para(lead, LABEL_WIDTH, s);
 }
 
 /* "452; 431 (Exchange only)" */
@@ -51,11 +27,6 @@ static void basic_line(const struct smtpcode_entry *e)
 		                        it.text, *it.text ? ")" : "");
 	}
 	text_line("Sent with", buf);
-}
-
-static void heading(const char *title)
-{
-	out_printf("\n%s\n", title);
 }
 
 static void list_section(const char *title, const struct smtpcode_entry *e,
@@ -254,7 +225,7 @@ static void providers_section(const struct smtpcode_entry *e)
 }
 
 /* A class variant (4.3.1) or a basic code (452): the full verdict. */
-static void verdict_entry(const struct smtpcode_entry *e)
+void render_entry(const struct smtpcode_entry *e)
 {
 	title(text(e, SMTPCODE_CODE), e);
 	value_line("Severity", e, SMTPCODE_SEVERITY);
@@ -281,8 +252,8 @@ static void verdict_entry(const struct smtpcode_entry *e)
 }
 
 /* X.3.1: what the code means in each class it is used with. */
-static void topic_entry(const struct smtpcode_entry *e,
-                        const struct smtpcode_query *q)
+void render_topic(const struct smtpcode_entry *e,
+                  const struct smtpcode_query *q)
 {
 	static const unsigned classes[] = {2, 4, 5};
 	const struct smtpcode_entry *variants[3];
@@ -314,7 +285,7 @@ static void topic_entry(const struct smtpcode_entry *e,
 }
 
 /* A code the table lacks: what its digits still tell. */
-static void inferred_entry(const char *code, const struct smtpcode_result *r)
+void render_inferred(const char *code, const struct smtpcode_result *r)
 {
 	const struct smtpcode_query *q = &r->query;
 	char lead[32], line[1024];
@@ -346,134 +317,7 @@ static void inferred_entry(const char *code, const struct smtpcode_result *r)
 	}
 }
 
-/* How the two codes of a reply fit. */
-static void pairing_line(const struct smtpcode_result *r)
-{
-	const struct smtpcode_query *q = &r->query;
-	char code[16], line[512];
-
-	smtpcode_format(q, code, sizeof code);
-	snprintf(line, sizeof line, "%u", q->basic);
-	text_line(line, r->basic ? text(r->basic, SMTPCODE_NAME)
-	                         : "not a registered code");
-	text_line(code, r->enhanced ? text(r->enhanced, SMTPCODE_NAME)
-	          : r->match.entry ? text(r->match.entry, SMTPCODE_NAME)
-	                           : "not a registered code");
-	switch (r->pairing) {
-	case SMTPCODE_PAIR_USUAL:
-		snprintf(line, sizeof line, "consistent: %u is a basic code "
-		         "%s is sent with", q->basic, code);
-		break;
-	case SMTPCODE_PAIR_UNUSUAL:
-		snprintf(line, sizeof line, "consistent classes, but %u is not "
-		         "a usual basic code for %s; trust the enhanced code",
-		         q->basic, code);
-		break;
-	case SMTPCODE_PAIR_MISMATCH:
-		snprintf(line, sizeof line, "WARNING: inconsistent: %u is class "
-		         "%u but %s is class %u; the first digit of the basic code "
-		         "and the class of the enhanced code must agree, so this "
-		         "server's reply is wrong", q->basic, q->basic / 100, code,
-		         (unsigned)q->cls);
-		break;
-	}
-	text_line("Pairing", line);
-}
-
-/* Which provider the reply came from, and how its entry was picked. */
-static void match_lines(const struct smtpcode_result *r, const char *code)
-{
-	const struct smtpcode_match *m = &r->match;
-	const char *id = m->provider ? text(m->provider, SMTPCODE_CODE) : "";
-	char line[512];
-
-	if (m->provider) {
-		if (m->marker)
-			snprintf(line, sizeof line, "%s (recognised by \"%s\")",
-			         text(m->provider, SMTPCODE_NAME), m->marker);
-		else
-			snprintf(line, sizeof line, "%s%s",
-			         text(m->provider, SMTPCODE_NAME),
-			         m->given ? " (given with --provider)" : "");
-		text_line("Provider", line);
-	}
-	switch (m->how) {
-	case SMTPCODE_MATCH_PHRASE:
-		snprintf(line, sizeof line, "the phrase \"%s\" picks %s's entry "
-		         "for %s", m->phrase, text(smtpcode_provider_of(m->entry),
-		                                  SMTPCODE_CODE), code);
-		break;
-	case SMTPCODE_MATCH_ONLY:
-		snprintf(line, sizeof line, "the only %s entry for %s",
-		         text(smtpcode_provider_of(m->entry), SMTPCODE_CODE), code);
-		break;
-	case SMTPCODE_MATCH_AMBIGUOUS:
-		snprintf(line, sizeof line, "ambiguous: none of the %zu %s%sentries "
-		         "for %s matches this text; the standard meaning follows, "
-		         "and the providers' meanings are listed under \"How "
-		         "providers say it\"", m->candidates, id, *id ? " " : "",
-		         code);
-		break;
-	case SMTPCODE_MATCH_NONE:
-		if (!m->provider)
-			return;
-		snprintf(line, sizeof line, "%s has no entry of its own for %s; "
-		         "the standard meaning follows", id, code);
-		break;
-	}
-	text_line("Rule", line);
-}
-
-/* What the codes of a reply say together, the reply's own text, and its
- * provider; nothing for a lone code. */
-static void reply_header(const struct smtpcode_result *r, const char *input)
-{
-	const struct smtpcode_query *q = &r->query;
-	const struct smtpcode_match *m = &r->match;
-	int pair = q->basic && q->enhanced;
-	char code[16];
-
-	if (!pair && !q->text_len && !m->provider && m->how == SMTPCODE_MATCH_NONE)
-		return;
-	smtpcode_format(q, code, sizeof code);
-	if (pair)
-		out_printf("%u %s  reply\n", q->basic, code);
-	else if (q->text_len)
-		out_printf("%s  reply\n", code);
-	else
-		out_printf("%s  as %s uses it\n", code, text(m->provider,
-		                                            SMTPCODE_NAME));
-	if (pair)
-		pairing_line(r);
-	if (q->text_len)
-		out_para_untrusted("  Reply text ", LABEL_WIDTH,
-		                   input + q->text_off, q->text_len);
-	match_lines(r, code);
-	out_str("\n");
-}
-
-void render_text(const struct smtpcode_result *r, const char *input)
-{
-	const struct smtpcode_query *q = &r->query;
-	char code[16];
-
-	smtpcode_format(q, code, sizeof code);
-	reply_header(r, input);
-	if (r->match.entry)
-		verdict_entry(r->match.entry);
-	else if (q->enhanced && r->enhanced && q->cls == 0)
-		topic_entry(r->enhanced, q);
-	else if (q->enhanced && r->enhanced)
-		verdict_entry(r->enhanced);
-	else if (q->enhanced)
-		inferred_entry(code, r);
-	else if (r->basic)
-		verdict_entry(r->basic);
-	else
-		inferred_entry(code, r);
-}
-
 void render_category(const struct smtpcode_entry *e)
 {
-	verdict_entry(e);
+	render_entry(e);
 }

@@ -1,0 +1,18 @@
+/* The layout of an entry: labelled lines and headings; see layout.c. */
+#ifndef SMTPCODE_LAYOUT_H
+#define SMTPCODE_LAYOUT_H
+
+#include "smtpcode.h"
+
+#define LABEL_WIDTH 13 /* "  Sent with  " */
+
+/* "  Scope      system (the whole receiving mail system)"; nothing when
+ * the value is unset. */
+void value_line(const char *label, const struct smtpcode_entry *e,
+                enum smtpcode_field f);
+/* "  Message    text..."; nothing when s is empty. */
+void text_line(const char *label, const char *s);
+/* A blank line, then the title of a section. */
+void heading(const char *title);
+
+#endif
