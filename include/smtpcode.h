@@ -100,6 +100,8 @@ enum smtpcode_text_field {
 	SMTPCODE_NOW,     /* what happens to the message now */
 	SMTPCODE_GROUP,   /* id of the equivalence group ("mailbox-full"), or "" */
 	SMTPCODE_VERIFIED, /* provider entries: date last checked, YYYY-MM-DD */
+	SMTPCODE_THROUGH, /* provider entries for a range of codes (5.7.606
+	                     through 5.7.649): the last code, or "" */
 	SMTPCODE_NTEXTS
 };
 

@@ -72,19 +72,36 @@ static const struct smtpcode_entry *recognise(const char *s, size_t n,
 	return NULL;
 }
 
-/* Provider entries for q's code, or for its basic code when the enhanced
- * code has none: returns the count, *first their first index. */
-static size_t provider_entries(const struct smtpcode_query *q, size_t *first)
+#define MAX_CANDIDATES 64
+
+/* The provider entries for q's code; else for its basic code; else those
+ * whose range (5.7.606 through 5.7.649) holds it.  Returns how many. */
+static size_t candidates(const struct smtpcode_query *q,
+                         const struct smtpcode_entry **out)
 {
-	size_t n = smtpcode_code_range(q, first);
-	if (n && table_entries[*first].provider == 0)
-		(*first)++, n--;
-	if (n == 0 && q->enhanced && q->basic) {
+	size_t first, n = smtpcode_code_range(q, &first), k = 0;
+	if (n && table_entries[first].provider == 0)
+		first++, n--;
+	for (size_t i = 0; i < n && k < MAX_CANDIDATES; i++)
+		out[k++] = &table_entries[first + i];
+	if (k == 0 && q->enhanced && q->basic) {
 		struct smtpcode_query b = *q;
 		b.enhanced = false;
-		return provider_entries(&b, first);
+		return candidates(&b, out);
 	}
-	return n;
+	for (size_t i = 0; k == 0 && q->enhanced && i < table_size; i++) {
+		const struct smtpcode_entry *e = &table_entries[i];
+		const char *through = table_pool + e->text[SMTPCODE_THROUGH];
+		const char *code = table_pool + e->text[SMTPCODE_CODE];
+		struct smtpcode_query lo, hi;
+		if (!*through || smtpcode_parse(code, strlen(code), &lo) ||
+		    smtpcode_parse(through, strlen(through), &hi))
+			continue;
+		if (lo.cls == q->cls && lo.subject == q->subject &&
+		    lo.detail <= q->detail && q->detail <= hi.detail)
+			out[k++] = e;
+	}
+	return k;
 }
 
 static int has_standard(const struct smtpcode_query *q)
@@ -104,16 +121,21 @@ void table_match(const struct smtpcode_query *q, const char *input,
                  size_t len, const struct smtpcode_entry *provider,
                  struct smtpcode_match *m)
 {
-	size_t first, n = provider_entries(q, &first), best_len = 0;
-	const struct smtpcode_entry *only = NULL;
+	const struct smtpcode_entry *cand[MAX_CANDIDATES], *only = NULL;
+	size_t n = candidates(q, cand), best_len = 0;
 
 	memset(m, 0, sizeof *m);
 	m->provider = provider;
 	m->given = provider != NULL;
 	if (!provider && len)
 		m->provider = recognise(input, len, &m->marker);
-	for (size_t i = first; i < first + n; i++) {
-		const struct smtpcode_entry *e = &table_entries[i];
+	/* Phrases are a provider's words: without knowing the provider, a
+	 * standard code keeps its standard meaning ("Insufficient system
+	 * storage" is RFC 5321's text, not one MTA's). */
+	if (!m->provider && has_standard(q))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		const struct smtpcode_entry *e = cand[i];
 		if (!belongs(e, m->provider))
 			continue;
 		m->candidates++;
@@ -134,10 +156,7 @@ void table_match(const struct smtpcode_query *q, const char *input,
 			m->provider = smtpcode_provider_of(m->entry);
 		return;
 	}
-	/* Without a phrase, one entry is taken only when the provider is
-	 * known or nobody else defines the code: a standard code from an
-	 * unknown server keeps its standard meaning. */
-	if (m->candidates == 1 && (m->provider || !has_standard(q))) {
+	if (m->candidates == 1) {
 		m->how = SMTPCODE_MATCH_ONLY;
 		m->entry = only;
 		if (!m->provider)

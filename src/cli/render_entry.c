@@ -184,6 +184,11 @@ static void provider_lines(const struct smtpcode_entry *e)
 	char line[512];
 
 	text_line("Verified", text(e, SMTPCODE_VERIFIED));
+	if (*text(e, SMTPCODE_THROUGH)) {
+		snprintf(line, sizeof line, "%s through %s", text(e, SMTPCODE_CODE),
+		         text(e, SMTPCODE_THROUGH));
+		text_line("Range", line);
+	}
 	smtpcode_parse(code, strlen(code), &q);
 	std = q.enhanced ? smtpcode_find_enhanced(q.cls, q.subject, q.detail)
 	                 : smtpcode_find_basic(q.basic);

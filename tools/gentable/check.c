@@ -251,7 +251,7 @@ static int one_of(const char *k, const char *const *keys)
 static int allowed(enum record_kind kind, const struct keydef *def)
 {
 	static const char *const provider_only[] = {"match", "verified",
-	                                            "differs", "marker", NULL};
+	    "differs", "marker", "through", NULL};
 	static const char *const category[] = {"code", "name", "meaning",
 	    "severity", "scope", "now", "source", "note", NULL};
 	static const char *const provider_def[] = {"provider", "name", "marker",
@@ -342,6 +342,19 @@ static void check_item(const struct field *f)
 	}
 }
 
+/* A range runs from the entry's code to a later detail of the same class
+ * and subject. */
+static void check_through(const struct record *r, const struct field *f)
+{
+	struct smtpcode_query q;
+	if (parse_code(f->value, &q) || !q.enhanced || !r->code.enhanced ||
+	    q.cls != r->code.cls || q.subject != r->code.subject ||
+	    q.detail <= r->code.detail)
+		fail(f->file, f->line, "'through: %s' must name a later code of "
+		     "the form %u.%u.N", f->value, (unsigned)r->code.cls,
+		     r->code.subject);
+}
+
 static void check_fields(const struct record *r)
 {
 	for (size_t i = 0; i < r->nfields; i++) {
@@ -364,6 +377,8 @@ static void check_fields(const struct record *r)
 		else if (d->index == SMTPCODE_VERIFIED && !is_date(f->value))
 			fail(f->file, f->line, "expected the date it was verified "
 			     "as YYYY-MM-DD");
+		else if (d->index == SMTPCODE_THROUGH)
+			check_through(r, f);
 	}
 }
 

@@ -22,6 +22,7 @@ const struct keydef keydefs[] = {
 	{"meaning", SCALAR_TEXT, SMTPCODE_MEANING, 0},
 	{"now", SCALAR_TEXT, SMTPCODE_NOW, 1},
 	{"verified", SCALAR_TEXT, SMTPCODE_VERIFIED, 0},
+	{"through", SCALAR_TEXT, SMTPCODE_THROUGH, 0},
 	{"severity", SCALAR_VALUE, SMTPCODE_SEVERITY, 1},
 	{"scope", SCALAR_VALUE, SMTPCODE_SCOPE, 1},
 	{"acts", SCALAR_VALUE, SMTPCODE_ACTS, 1},
