@@ -170,6 +170,50 @@ static const struct cli_case cases[] = {
 	  "  As 4.2.2 ", "  As 5.2.2 "},
 	 NULL, {NULL}},
 
+	/* Providers: recognised by markers, entries picked by phrases. */
+	{{"550-5.7.26 This mail has been blocked because the sender is "
+	  "unauthenticated. Gmail requires all senders to authenticate with "
+	  "either SPF or DKIM. - gsmtp"}, 0,
+	 {"  Provider   Gmail / Google Workspace (recognised by \"gsmtp\")\n",
+	  "  Rule       the phrase \"", "picks gmail's entry for 5.7.26\n",
+	  "\n5.7.26  ", "  [Gmail / Google Workspace]\n",
+	  "  Registry   5.7.26 Multiple authentication checks failed\n",
+	  "  Group      authentication (Sender authentication failed)"},
+	 NULL, {"ambiguous"}},
+	{{"421 4.7.0 [TSS04] Messages from 192.0.2.1 temporarily deferred due "
+	  "to unexpected volume or user complaints"}, 0,
+	 {"  Provider   Yahoo Mail / AOL Mail (Yahoo Inc.) (recognised by "
+	  "\"[TSS0\")\n", "picks yahoo's entry for 4.7.0",
+	  "  Group      rate-limited (Rate limited)"},
+	 NULL, {NULL}},
+	{{"421 4.7.0 A reply nobody has documented - gsmtp"}, 0,
+	 {"  Rule       ambiguous: none of the ", " gmail entries for 4.7.0 "
+	  "matches this text; the standard meaning follows",
+	  "\n4.7.0  Other or undefined security status\n",
+	  "\nHow providers say it\n  gmail      "},
+	 NULL, {NULL}},
+	{{"--provider", "gmail", "5.7.27"}, 0,
+	 {"5.7.27  as Gmail / Google Workspace uses it\n",
+	  "  Provider   Gmail / Google Workspace (given with --provider)\n",
+	  "  Registry   5.7.27 Sender address has null MX (the provider gives the "
+	  "code a different meaning)\n"},
+	 NULL, {NULL}},
+	{{"5.7.1"}, 0,
+	 {"5.7.1  Delivery not authorized, message refused\n",
+	  "\nHow providers say it\n", "  gmail      ", "  yahoo      ",
+	  "  postfix    Relay access denied\n"},
+	 NULL, {"[Gmail"}},
+	{{"-p", "GMAIL", "4.2.2"}, 0,
+	 {"  Rule       the only gmail entry for 4.2.2\n"}, NULL, {NULL}},
+	{{"-p", "gmial", "4.3.1"}, 2, {NULL},
+	 "smtpcode: unknown provider 'gmial' (see 'smtpcode --providers')\n",
+	 {NULL}},
+	{{"-p"}, 2, {NULL}, "option '-p' needs a value", {NULL}},
+	{{"--providers"}, 0,
+	 {"gmail ", "Gmail / Google Workspace\n", "postfix ",
+	  " provider entries across "},
+	 NULL, {NULL}},
+
 	/* Category rows: what a class, subject or digit means. */
 	{{"4.XXX.YYY"}, 0,
 	 {"4.XXX.YYY  Persistent Transient Failure\n", "  Severity   temporary",

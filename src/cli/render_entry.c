@@ -142,35 +142,52 @@ static void title(const char *code, const struct smtpcode_entry *e)
 	out_str("\n");
 }
 
-/* "Group      mailbox-full (Mailbox full): also 5.2.2, 452, gmail 4.2.2" */
+/* Appends member m of a group to line, unless it is e or shown already;
+ * counts what does not fit in *more. */
+static void add_member(char *line, size_t size, size_t *shown, size_t *more,
+                       const struct smtpcode_entry *m)
+{
+	const struct smtpcode_entry *p = smtpcode_provider_of(m);
+	char label[64];
+	size_t len = strlen(line);
+	snprintf(label, sizeof label, " %s%s%s", p ? text(p, SMTPCODE_CODE) : "",
+	         p ? " " : "", text(m, SMTPCODE_CODE));
+	if (strstr(line, label))
+		return;
+	if (*shown == 10 || len + strlen(label) + 2 >= size) {
+		(*more)++;
+		return;
+	}
+	snprintf(line + len, size - len, "%s%s", *shown ? "," : "", label);
+	(*shown)++;
+}
+
+/* "Group      mailbox-full (Mailbox full): also 5.2.2, 452, gmail 4.2.2":
+ * the standard codes of the group first, then providers' entries. */
 static void group_line(const struct smtpcode_entry *e)
 {
 	const char *id = text(e, SMTPCODE_GROUP);
 	const struct smtpcode_entry *g;
 	char line[1024];
-	size_t len, shown = 0, more = 0;
+	size_t shown = 0, more = 0;
 
 	if (!*id || !(g = smtpcode_find_group(id, strlen(id))))
 		return;
-	len = (size_t)snprintf(line, sizeof line, "%s (%s): also", id,
-	                       text(g, SMTPCODE_NAME));
-	for (size_t i = 0; i < smtpcode_table_size(); i++) {
-		const struct smtpcode_entry *m = smtpcode_table_entry(i);
-		const struct smtpcode_entry *p = smtpcode_provider_of(m);
-		if (m == e || smtpcode_kind(m) == SMTPCODE_KIND_GROUP ||
-		    strcmp(text(m, SMTPCODE_GROUP), id) != 0)
-			continue;
-		if (shown == 12 || len >= sizeof line - 40) {
-			more++;
-			continue;
+	snprintf(line, sizeof line, "%s (%s): also", id, text(g, SMTPCODE_NAME));
+	for (int providers = 0; providers < 2; providers++)
+		for (size_t i = 0; i < smtpcode_table_size(); i++) {
+			const struct smtpcode_entry *m = smtpcode_table_entry(i);
+			enum smtpcode_kind kind = smtpcode_kind(m);
+			if (m == e || (kind != SMTPCODE_KIND_BASIC &&
+			               kind != SMTPCODE_KIND_ENHANCED) ||
+			    !smtpcode_provider_of(m) != !providers ||
+			    strcmp(text(m, SMTPCODE_GROUP), id) != 0)
+				continue;
+			add_member(line, sizeof line, &shown, &more, m);
 		}
-		len += (size_t)snprintf(line + len, sizeof line - len, "%s %s%s%s",
-		                        shown++ ? "," : "", p ? text(p, SMTPCODE_CODE)
-		                                              : "",
-		                        p ? " " : "", text(m, SMTPCODE_CODE));
-	}
 	if (more)
-		snprintf(line + len, sizeof line - len, " and %zu more", more);
+		snprintf(line + strlen(line), sizeof line - strlen(line),
+		         " and %zu more", more);
 	if (shown)
 		text_line("Group", line);
 }
@@ -268,6 +285,7 @@ void render_topic(const struct smtpcode_entry *e,
 	value_line("Scope", e, SMTPCODE_SCOPE);
 	value_line("Reason", e, SMTPCODE_REASON);
 	basic_line(e);
+	group_line(e);
 	for (size_t i = 0; i < sizeof classes / sizeof *classes; i++) {
 		const struct smtpcode_entry *v =
 		    smtpcode_find_enhanced(classes[i], q->subject, q->detail);
