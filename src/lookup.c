@@ -194,11 +194,11 @@ void smtpcode_resolve(const struct smtpcode_query *q, const char *input,
 		                  : r->enhanced;
 		r->cls = q->cls ? smtpcode_find_class(q->cls) : NULL;
 		r->subject = smtpcode_find_subject(q->subject);
-		if (q->basic)
-			r->pairing = smtpcode_check_pair(q->basic, q->cls,
-			                                 r->enhanced);
 	}
 	table_match(q, input, len, provider, &r->match);
+	if (q->basic && q->enhanced)
+		r->pairing = smtpcode_check_pair(q->basic, q->cls, r->enhanced
+		                                     ? r->enhanced : r->match.entry);
 	/* A code only a provider defines (5.7.708) is known through it. */
 	r->known = (!q->basic || r->basic) &&
 	           (!q->enhanced || r->enhanced || r->match.entry);

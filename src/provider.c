@@ -53,29 +53,23 @@ static int contains(const char *s, size_t n, const char *needle, int nocase)
 	return 0;
 }
 
-/* The first provider, in data order, one of whose markers is in s. */
-static const struct smtpcode_entry *recognise(const char *s, size_t n,
-                                              const char **marker)
+/* The first of provider p's markers that is in s, or NULL. */
+static const char *marker_in(const struct smtpcode_entry *p, const char *s,
+                             size_t n)
 {
-	for (size_t i = table_lower_bound(KEY_KIND(SMTPCODE_KIND_PROVIDER));
-	     i < table_size &&
-	     smtpcode_kind(&table_entries[i]) == SMTPCODE_KIND_PROVIDER; i++) {
-		const struct smtpcode_entry *p = &table_entries[i];
-		for (size_t k = 0; k < smtpcode_count(p, SMTPCODE_MATCHES); k++) {
-			const char *m = smtpcode_item(p, SMTPCODE_MATCHES, k).text;
-			if (contains(s, n, m, 0)) {
-				*marker = m;
-				return p;
-			}
-		}
+	for (size_t k = 0; k < smtpcode_count(p, SMTPCODE_MATCHES); k++) {
+		const char *m = smtpcode_item(p, SMTPCODE_MATCHES, k).text;
+		if (contains(s, n, m, 0))
+			return m;
 	}
 	return NULL;
 }
 
 #define MAX_CANDIDATES 64
 
-/* The provider entries for q's code; else for its basic code; else those
- * whose range (5.7.606 through 5.7.649) holds it.  Returns how many. */
+/* The provider entries for q's code; else those whose range (5.7.606
+ * through 5.7.649) holds it; else those for its basic code.  Returns how
+ * many. */
 static size_t candidates(const struct smtpcode_query *q,
                          const struct smtpcode_entry **out)
 {
@@ -84,11 +78,6 @@ static size_t candidates(const struct smtpcode_query *q,
 		first++, n--;
 	for (size_t i = 0; i < n && k < MAX_CANDIDATES; i++)
 		out[k++] = &table_entries[first + i];
-	if (k == 0 && q->enhanced && q->basic) {
-		struct smtpcode_query b = *q;
-		b.enhanced = false;
-		return candidates(&b, out);
-	}
 	for (size_t i = 0; k == 0 && q->enhanced && i < table_size; i++) {
 		const struct smtpcode_entry *e = &table_entries[i];
 		const char *through = table_pool + e->text[SMTPCODE_THROUGH];
@@ -100,6 +89,11 @@ static size_t candidates(const struct smtpcode_query *q,
 		if (lo.cls == q->cls && lo.subject == q->subject &&
 		    lo.detail <= q->detail && q->detail <= hi.detail)
 			out[k++] = e;
+	}
+	if (k == 0 && q->enhanced && q->basic) {
+		struct smtpcode_query b = *q;
+		b.enhanced = false;
+		return candidates(&b, out);
 	}
 	return k;
 }
@@ -117,26 +111,18 @@ static int belongs(const struct smtpcode_entry *e,
 	return !provider || smtpcode_provider_of(e) == provider;
 }
 
-void table_match(const struct smtpcode_query *q, const char *input,
-                 size_t len, const struct smtpcode_entry *provider,
+/* Picks provider p's entry (any provider's when p is NULL) for q. */
+static void pick(const struct smtpcode_query *q, const char *input,
+                 size_t len, const struct smtpcode_entry *p,
                  struct smtpcode_match *m)
 {
 	const struct smtpcode_entry *cand[MAX_CANDIDATES], *only = NULL;
 	size_t n = candidates(q, cand), best_len = 0;
 
-	memset(m, 0, sizeof *m);
-	m->provider = provider;
-	m->given = provider != NULL;
-	if (!provider && len)
-		m->provider = recognise(input, len, &m->marker);
-	/* Phrases are a provider's words: without knowing the provider, a
-	 * standard code keeps its standard meaning ("Insufficient system
-	 * storage" is RFC 5321's text, not one MTA's). */
-	if (!m->provider && has_standard(q))
-		return;
+	m->provider = p;
 	for (size_t i = 0; i < n; i++) {
 		const struct smtpcode_entry *e = cand[i];
-		if (!belongs(e, m->provider))
+		if (!belongs(e, p))
 			continue;
 		m->candidates++;
 		only = e;
@@ -150,18 +136,58 @@ void table_match(const struct smtpcode_query *q, const char *input,
 			}
 		}
 	}
-	if (m->entry) {
+	if (m->entry)
 		m->how = SMTPCODE_MATCH_PHRASE;
-		if (!m->provider)
-			m->provider = smtpcode_provider_of(m->entry);
+	else if (m->candidates == 1)
+		m->how = SMTPCODE_MATCH_ONLY, m->entry = only;
+	else if (m->candidates > 1 && (q->text_len || p))
+		m->how = SMTPCODE_MATCH_AMBIGUOUS;
+	if (m->entry && !m->provider)
+		m->provider = smtpcode_provider_of(m->entry);
+}
+
+void table_match(const struct smtpcode_query *q, const char *input,
+                 size_t len, const struct smtpcode_entry *provider,
+                 struct smtpcode_match *m)
+{
+	struct smtpcode_match first;
+	int recognised = 0;
+
+	memset(m, 0, sizeof *m);
+	if (provider) {
+		pick(q, input, len, provider, m);
+		m->given = true;
 		return;
 	}
-	if (m->candidates == 1) {
-		m->how = SMTPCODE_MATCH_ONLY;
-		m->entry = only;
-		if (!m->provider)
-			m->provider = smtpcode_provider_of(only);
-	} else if (m->candidates > 1 && (q->text_len || m->provider)) {
-		m->how = SMTPCODE_MATCH_AMBIGUOUS;
+	/* Every provider whose marker is in the reply, in data order: the
+	 * first whose phrases pick an entry, or else the first of them.  (An
+	 * MTA's bounce quoting Gmail's reply names both.) */
+	for (size_t i = table_lower_bound(KEY_KIND(SMTPCODE_KIND_PROVIDER));
+	     len && i < table_size &&
+	     smtpcode_kind(&table_entries[i]) == SMTPCODE_KIND_PROVIDER; i++) {
+		const struct smtpcode_entry *p = &table_entries[i];
+		const char *marker = marker_in(p, input, len);
+		struct smtpcode_match t;
+		if (!marker)
+			continue;
+		memset(&t, 0, sizeof t);
+		pick(q, input, len, p, &t);
+		t.marker = marker;
+		if (t.how == SMTPCODE_MATCH_PHRASE) {
+			*m = t;
+			return;
+		}
+		if (!recognised++)
+			first = t;
 	}
+	if (recognised) {
+		*m = first;
+		return;
+	}
+	/* Phrases are a provider's words: without knowing the provider, a
+	 * standard code keeps its standard meaning ("Insufficient system
+	 * storage" is RFC 5321's text, not one MTA's).  A code only
+	 * providers define is looked for among all of them. */
+	if (!has_standard(q))
+		pick(q, input, len, NULL, m);
 }

@@ -1,0 +1,214 @@
+/*
+ * Providers' dialects (src/provider.c): recognising a reply's provider,
+ * picking its entry by phrase, refusing to guess, forcing a provider, and
+ * the coverage the data must reach.
+ */
+#include <stdarg.h>
+#include <setjmp.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "smtpcode.h"
+
+static struct smtpcode_result resolve(const char *s, const char *provider)
+{
+	struct smtpcode_query q;
+	struct smtpcode_result r;
+	const struct smtpcode_entry *p = NULL;
+	if (provider) {
+		p = smtpcode_find_provider(provider, strlen(provider));
+		assert_non_null(p);
+	}
+	assert_int_equal(smtpcode_parse(s, strlen(s), &q), SMTPCODE_OK);
+	smtpcode_resolve(&q, s, strlen(s), p, &r);
+	return r;
+}
+
+static const char *provider_id(const struct smtpcode_entry *e)
+{
+	const struct smtpcode_entry *p = e ? smtpcode_provider_of(e) : NULL;
+	return p ? smtpcode_text(p, SMTPCODE_CODE) : "(none)";
+}
+
+/* Each provider is recognised by a marker of its replies, and its entry
+ * for the code is picked. */
+static void test_recognise(void **state)
+{
+	static const struct {
+		const char *reply, *provider;
+	} cases[] = {
+		{"550-5.7.26 This mail has been blocked because the sender is "
+		 "unauthenticated. Gmail requires all senders to authenticate "
+		 "with either SPF or DKIM. - gsmtp", "gmail"},
+		{"421 4.7.0 [TSS04] Messages from 192.0.2.1 temporarily deferred "
+		 "due to unexpected volume or user complaints", "yahoo"},
+		{"550 5.4.1 Recipient address rejected: Access denied. "
+		 "AS(201806281) [DM6NAM11FT012.eop-nam11.prod.protection.outlook.com]",
+		 "microsoft"},
+		{"431 4.3.1 STOREDRV; mailbox disk is full", "exchange"},
+		{"550 5.7.1 Unfortunately, messages from [192.0.2.1] weren't sent. "
+		 "Please contact your Internet service provider since part of their "
+		 "network is on our block list (S3150). "
+		 "[AM0PR04MB1234.eurprd04.prod.outlook.com]", "outlook"},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct smtpcode_result r = resolve(cases[i].reply, NULL);
+		if (!r.match.provider ||
+		    strcmp(smtpcode_text(r.match.provider, SMTPCODE_CODE),
+		           cases[i].provider) != 0)
+			fail_msg("'%s': provider %s, want %s", cases[i].reply,
+			         r.match.provider ? smtpcode_text(r.match.provider,
+			                                          SMTPCODE_CODE)
+			                          : "(none)", cases[i].provider);
+		assert_non_null(r.match.marker);
+		assert_non_null(r.match.entry);
+		assert_string_equal(provider_id(r.match.entry), cases[i].provider);
+		assert_true(r.match.how == SMTPCODE_MATCH_PHRASE ||
+		            r.match.how == SMTPCODE_MATCH_ONLY);
+		assert_true(r.known);
+	}
+}
+
+/* A phrase picks one of several entries; without one, no guess. */
+static void test_phrase_and_ambiguity(void **state)
+{
+	struct smtpcode_result r;
+	(void)state;
+	r = resolve("550-5.7.26 This mail has been blocked because the sender "
+	            "is unauthenticated. gsmtp", NULL);
+	assert_int_equal(r.match.how, SMTPCODE_MATCH_PHRASE);
+	assert_non_null(r.match.phrase);
+	assert_non_null(strstr("This mail has been blocked because the sender "
+	                       "is unauthenticated.", r.match.phrase));
+
+	/* Gmail has many 4.7.0 meanings; this text names none of them. */
+	r = resolve("421 4.7.0 Something we have never seen. - gsmtp", NULL);
+	assert_int_equal(r.match.how, SMTPCODE_MATCH_AMBIGUOUS);
+	assert_null(r.match.entry);
+	assert_true(r.match.candidates > 1);
+	assert_string_equal(smtpcode_text(r.match.provider, SMTPCODE_CODE),
+	                    "gmail");
+	assert_true(r.known); /* the standard 4.7.0 stands */
+
+	/* An unknown server's text: the standard meaning stands. */
+	r = resolve("550 5.7.1 Refused by local rules of example.net", NULL);
+	assert_null(r.match.provider);
+	assert_null(r.match.entry);
+	assert_non_null(r.enhanced);
+}
+
+/* A standard code alone keeps its standard meaning, even where only one
+ * provider has an entry for it. */
+static void test_lone_code(void **state)
+{
+	struct smtpcode_result r = resolve("5.7.26", NULL);
+	size_t first, n;
+	struct smtpcode_query q;
+	(void)state;
+	assert_int_equal(r.match.how, SMTPCODE_MATCH_NONE);
+	assert_null(r.match.entry);
+	assert_non_null(r.enhanced);
+	/* ... and the providers' meanings are there to list. */
+	smtpcode_parse("5.7.1", 5, &q);
+	n = smtpcode_code_range(&q, &first);
+	assert_true(n > 5);
+	assert_null(smtpcode_provider_of(smtpcode_table_entry(first)));
+	assert_non_null(smtpcode_provider_of(smtpcode_table_entry(first + 1)));
+}
+
+/* A provider's own code is known through the provider. */
+static void test_unregistered(void **state)
+{
+	struct smtpcode_result r = resolve("5.7.708", NULL);
+	(void)state;
+	assert_null(r.enhanced);
+	assert_true(r.known);
+	assert_int_equal(r.match.how, SMTPCODE_MATCH_ONLY);
+	assert_string_equal(provider_id(r.match.entry), "microsoft");
+	assert_int_equal(smtpcode_value(r.match.entry, SMTPCODE_REGISTERED), 1);
+	r = resolve("5.7.599", NULL);
+	assert_false(r.known);
+	assert_null(r.match.entry);
+}
+
+/* A provider's range (5.7.606 through 5.7.649) answers for each code in it. */
+static void test_ranges(void **state)
+{
+	struct smtpcode_result r = resolve("550 5.7.620 Access denied, banned "
+	                                   "sending IP [192.0.2.1]", NULL);
+	(void)state;
+	assert_true(r.known);
+	assert_non_null(r.match.entry);
+	assert_string_equal(provider_id(r.match.entry), "microsoft");
+	assert_string_equal(smtpcode_text(r.match.entry, SMTPCODE_CODE), "5.7.606");
+	assert_string_equal(smtpcode_text(r.match.entry, SMTPCODE_THROUGH),
+	                    "5.7.649");
+	r = resolve("5.7.650", NULL);
+	assert_false(r.known);
+}
+
+/* --provider: Gmail's X.7.27 is about SPF, unlike the registry's. */
+static void test_forced_provider_differs(void **state)
+{
+	struct smtpcode_result r = resolve("5.7.27", "gmail");
+	(void)state;
+	assert_true(r.match.given);
+	assert_non_null(r.match.entry);
+	assert_string_equal(provider_id(r.match.entry), "gmail");
+	assert_int_equal(smtpcode_value(r.match.entry, SMTPCODE_DIFFERS), 2);
+	assert_string_equal(smtpcode_text(r.enhanced, SMTPCODE_NAME),
+	                    "Sender address has null MX");
+	assert_null(smtpcode_find_provider("gmial", 5));
+	assert_non_null(smtpcode_find_provider("GMAIL", 5));
+}
+
+/* The data reaches the coverage the product promises. */
+static void test_coverage(void **state)
+{
+	size_t entries = 0, providers = 0;
+	(void)state;
+	for (size_t i = 0; i < smtpcode_table_size(); i++) {
+		const struct smtpcode_entry *e = smtpcode_table_entry(i);
+		providers += smtpcode_kind(e) == SMTPCODE_KIND_PROVIDER;
+		entries += smtpcode_provider_of(e) != NULL;
+	}
+	if (entries < 250 || providers < 10)
+		fail_msg("%zu provider entries across %zu providers; want at "
+		         "least 250 across 10", entries, providers);
+}
+
+/* Groups tie equivalent codes together. */
+static void test_groups(void **state)
+{
+	const char *groups[][2] = {{"5.1.1", "address-unknown"},
+	                           {"4.2.2", "mailbox-full"},
+	                           {"552", "mailbox-full"},
+	                           {"5.7.23", "authentication"}};
+	(void)state;
+	for (size_t i = 0; i < sizeof groups / sizeof *groups; i++) {
+		struct smtpcode_result r = resolve(groups[i][0], NULL);
+		const struct smtpcode_entry *e = r.enhanced ? r.enhanced : r.basic;
+		assert_string_equal(smtpcode_text(e, SMTPCODE_GROUP), groups[i][1]);
+		assert_non_null(smtpcode_find_group(groups[i][1],
+		                                    strlen(groups[i][1])));
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_recognise),
+	    cmocka_unit_test(test_phrase_and_ambiguity),
+	    cmocka_unit_test(test_lone_code),
+	    cmocka_unit_test(test_unregistered),
+	    cmocka_unit_test(test_ranges),
+	    cmocka_unit_test(test_forced_provider_differs),
+	    cmocka_unit_test(test_coverage),
+	    cmocka_unit_test(test_groups),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
