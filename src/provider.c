@@ -67,33 +67,44 @@ static const char *marker_in(const struct smtpcode_entry *p, const char *s,
 
 #define MAX_CANDIDATES 64
 
-/* The provider entries for q's code; else those whose range (5.7.606
- * through 5.7.649) holds it; else those for its basic code.  Returns how
- * many. */
+static int belongs(const struct smtpcode_entry *e,
+                   const struct smtpcode_entry *provider)
+{
+	return !provider || smtpcode_provider_of(e) == provider;
+}
+
+/* Whether e covers a range of codes (5.7.606 through 5.7.649) holding q. */
+static int in_range(const struct smtpcode_entry *e,
+                    const struct smtpcode_query *q)
+{
+	const char *through = table_pool + e->text[SMTPCODE_THROUGH];
+	const char *code = table_pool + e->text[SMTPCODE_CODE];
+	struct smtpcode_query lo, hi;
+	return *through && q->enhanced &&
+	       !smtpcode_parse(code, strlen(code), &lo) &&
+	       !smtpcode_parse(through, strlen(through), &hi) &&
+	       lo.cls == q->cls && lo.subject == q->subject &&
+	       lo.detail <= q->detail && q->detail <= hi.detail;
+}
+
+/* Provider p's entries (anyone's, p NULL) for q's code, or for a range
+ * holding it; failing both, for its basic code.  Returns how many. */
 static size_t candidates(const struct smtpcode_query *q,
+                         const struct smtpcode_entry *p,
                          const struct smtpcode_entry **out)
 {
 	size_t first, n = smtpcode_code_range(q, &first), k = 0;
-	if (n && table_entries[first].provider == 0)
-		first++, n--;
-	for (size_t i = 0; i < n && k < MAX_CANDIDATES; i++)
-		out[k++] = &table_entries[first + i];
-	for (size_t i = 0; k == 0 && q->enhanced && i < table_size; i++) {
-		const struct smtpcode_entry *e = &table_entries[i];
-		const char *through = table_pool + e->text[SMTPCODE_THROUGH];
-		const char *code = table_pool + e->text[SMTPCODE_CODE];
-		struct smtpcode_query lo, hi;
-		if (!*through || smtpcode_parse(code, strlen(code), &lo) ||
-		    smtpcode_parse(through, strlen(through), &hi))
-			continue;
-		if (lo.cls == q->cls && lo.subject == q->subject &&
-		    lo.detail <= q->detail && q->detail <= hi.detail)
-			out[k++] = e;
-	}
+	for (size_t i = first; i < first + n && k < MAX_CANDIDATES; i++)
+		if (table_entries[i].provider && belongs(&table_entries[i], p))
+			out[k++] = &table_entries[i];
+	for (size_t i = 0; k == 0 && q->enhanced && i < table_size; i++)
+		if (table_entries[i].provider && belongs(&table_entries[i], p) &&
+		    in_range(&table_entries[i], q))
+			out[k++] = &table_entries[i];
 	if (k == 0 && q->enhanced && q->basic) {
 		struct smtpcode_query b = *q;
 		b.enhanced = false;
-		return candidates(&b, out);
+		return candidates(&b, p, out);
 	}
 	return k;
 }
@@ -105,27 +116,18 @@ static int has_standard(const struct smtpcode_query *q)
 	                   : smtpcode_find_basic(q->basic) != NULL;
 }
 
-static int belongs(const struct smtpcode_entry *e,
-                   const struct smtpcode_entry *provider)
-{
-	return !provider || smtpcode_provider_of(e) == provider;
-}
-
 /* Picks provider p's entry (any provider's when p is NULL) for q. */
 static void pick(const struct smtpcode_query *q, const char *input,
                  size_t len, const struct smtpcode_entry *p,
                  struct smtpcode_match *m)
 {
-	const struct smtpcode_entry *cand[MAX_CANDIDATES], *only = NULL;
-	size_t n = candidates(q, cand), best_len = 0;
+	const struct smtpcode_entry *cand[MAX_CANDIDATES];
+	size_t n = candidates(q, p, cand), best_len = 0;
 
 	m->provider = p;
+	m->candidates = n;
 	for (size_t i = 0; i < n; i++) {
 		const struct smtpcode_entry *e = cand[i];
-		if (!belongs(e, p))
-			continue;
-		m->candidates++;
-		only = e;
 		for (size_t k = 0; k < smtpcode_count(e, SMTPCODE_MATCHES); k++) {
 			const char *phrase = smtpcode_item(e, SMTPCODE_MATCHES, k).text;
 			size_t plen = strlen(phrase);
@@ -138,8 +140,8 @@ static void pick(const struct smtpcode_query *q, const char *input,
 	}
 	if (m->entry)
 		m->how = SMTPCODE_MATCH_PHRASE;
-	else if (m->candidates == 1)
-		m->how = SMTPCODE_MATCH_ONLY, m->entry = only;
+	else if (n == 1)
+		m->how = SMTPCODE_MATCH_ONLY, m->entry = cand[0];
 	else if (m->candidates > 1 && (q->text_len || p))
 		m->how = SMTPCODE_MATCH_AMBIGUOUS;
 	if (m->entry && !m->provider)
