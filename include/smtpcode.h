@@ -247,6 +247,44 @@ void smtpcode_resolve(const struct smtpcode_query *q, const char *input,
                       size_t len, const struct smtpcode_entry *provider,
                       struct smtpcode_result *r);
 
+/* The entry that answers a result: the provider's entry picked, else the
+ * enhanced code's, else the basic code's; NULL when the table has none. */
+const struct smtpcode_entry *smtpcode_answer(const struct smtpcode_result *r);
+
+/* A result for entry e itself, as if its code had been looked up (with
+ * its provider given, for a provider's entry): for lists and searches. */
+void smtpcode_resolve_entry(const struct smtpcode_entry *e,
+                            struct smtpcode_result *r);
+
+/* ---- Lists and search ---- */
+
+/*
+ * A pattern of codes for listing: "5.7.*", "X.2.X", "5.*", "4xx", "55x",
+ * "*".  In an enhanced pattern each part is digits or a wildcard ("*", or
+ * "X"); a last part "*" also stands for the parts after it.  A basic
+ * pattern is three digits or wildcards ("x", "*"), or digits and "*".
+ */
+struct smtpcode_pattern {
+	enum { SMTPCODE_PATTERN_ALL, SMTPCODE_PATTERN_BASIC,
+	       SMTPCODE_PATTERN_ENHANCED } kind;
+	int part[3]; /* enhanced: class, subject, detail; basic: digits;
+	                -1 for any */
+	bool wild;   /* whether any part is a wildcard (X.3.1 alone is not) */
+};
+
+/* Parse s[0..len) as a pattern; SMTPCODE_OK, or SMTPCODE_ESYNTAX. */
+enum smtpcode_error smtpcode_pattern_parse(const char *s, size_t len,
+                                           struct smtpcode_pattern *p);
+/* Whether entry e's code matches; categories, providers and groups never
+ * do. */
+bool smtpcode_pattern_match(const struct smtpcode_pattern *p,
+                            const struct smtpcode_entry *e);
+
+/* Whether every one of words[0..n) occurs, ignoring ASCII case, in e's
+ * name, meaning or (for a provider's entry) its phrases. */
+bool smtpcode_search_match(const struct smtpcode_entry *e,
+                           const char *const *words, size_t n);
+
 /* Iterate the whole table in key order: basic codes, enhanced codes by
  * subject, detail and class (X first), then categories. */
 size_t smtpcode_table_size(void);

@@ -203,3 +203,28 @@ void smtpcode_resolve(const struct smtpcode_query *q, const char *input,
 	r->known = (!q->basic || r->basic) &&
 	           (!q->enhanced || r->enhanced || r->match.entry);
 }
+
+const struct smtpcode_entry *smtpcode_answer(const struct smtpcode_result *r)
+{
+	if (r->match.entry)
+		return r->match.entry;
+	return r->query.enhanced ? r->enhanced : r->basic;
+}
+
+void smtpcode_resolve_entry(const struct smtpcode_entry *e,
+                            struct smtpcode_result *r)
+{
+	const char *code = table_pool + e->text[SMTPCODE_CODE];
+	struct smtpcode_query q;
+	if (smtpcode_parse(code, strlen(code), &q) != SMTPCODE_OK) {
+		memset(r, 0, sizeof *r);
+		return;
+	}
+	smtpcode_resolve(&q, NULL, 0, smtpcode_provider_of(e), r);
+	/* A provider with several entries for the code: this one. */
+	if (e->provider && r->match.entry != e) {
+		r->match.entry = e;
+		r->match.how = SMTPCODE_MATCH_ONLY;
+	}
+	r->known = true;
+}

@@ -2,6 +2,7 @@
 #ifndef SMTPCODE_LAYOUT_H
 #define SMTPCODE_LAYOUT_H
 
+#include "output.h"
 #include "smtpcode.h"
 
 #define LABEL_WIDTH 13 /* "  Sent with  " */
@@ -10,6 +11,9 @@
  * the value is unset. */
 void value_line(const char *label, const struct smtpcode_entry *e,
                 enum smtpcode_field f);
+/* "  Pairing    WARNING: rest...", the flag in colour. */
+void flagged_line(const char *label, const char *flag, enum sgr color,
+                  const char *rest);
 /* "  Message    text..."; nothing when s is empty. */
 void text_line(const char *label, const char *s);
 /* A blank line, then the title of a section. */

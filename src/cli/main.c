@@ -1,51 +1,71 @@
 /*
  * smtpcode: explain SMTP reply codes.  This file reads the command line,
- * hands each argument to the library and each result to a renderer, and
- * turns the outcome into the exit status.
+ * hands each argument to the library and each result to the renderer of
+ * the chosen output, and turns the outcome into the exit status.
  */
 #include <getopt.h>
+#include <stdarg.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "fields.h"
 #include "output.h"
 #include "render.h"
 
 enum exit_status { EXIT_FOUND = 0, EXIT_UNKNOWN = 1, EXIT_ERROR = 2 };
 
+enum mode { MODE_TEXT, MODE_JSON, MODE_TSV, MODE_FIELD, MODE_BRIEF,
+            MODE_QUIET };
+enum action { ACT_LOOKUP, ACT_LIST, ACT_SEARCH, ACT_PROVIDERS };
+
+struct options {
+	enum mode mode;
+	enum action action;
+	enum field_id field;
+	const struct smtpcode_entry *provider; /* --provider NAME */
+	bool all_providers;                    /* --provider all */
+};
+
+/* The help is also the source of the man page's synopsis and options: a
+ * test keeps the two in step. */
 static const char usage_text[] =
-    "usage: smtpcode [-w COLUMNS] [-p PROVIDER] CODE|REPLY...\n"
-    "       smtpcode --providers\n"
-    "Explain SMTP reply codes: basic (452), enhanced (4.3.1, X.3.1), or a\n"
-    "whole reply line (\"452 4.3.1 Insufficient system storage\").\n"
+    "usage: smtpcode [OPTIONS] CODE|REPLY...\n"
+    "       smtpcode -l|--list [PATTERN]     every code, or those matching 5.7.*, 4xx\n"
+    "       smtpcode -s|--search WORDS...    codes whose texts hold all WORDS\n"
+    "       smtpcode --providers             the providers and their entry counts\n"
+    "Explain SMTP reply codes: basic (452), enhanced (4.3.1, X.3.1), a pasted\n"
+    "reply (\"452 4.3.1 Insufficient system storage\"), or a pattern (5.7.*).\n"
     "\n"
-    "  smtpcode 4.3.1              an enhanced code; X.3.1 for every class\n"
-    "  smtpcode 452                a basic code, and the codes it comes with\n"
-    "  smtpcode 452 4.3.1          a basic code then an enhanced code: a pair\n"
-    "  smtpcode \"550 5.1.1 text\"   a pasted reply line\n"
+    "  -j, --json            one JSON object per result (JSON Lines)\n"
+    "  -t, --tsv             code, severity, scope, acts, reason, name\n"
+    "  -f, --field NAME      one field per result: severity, scope, acts,\n"
+    "                        retry, suppress, bounce, reason, name, basic, ...\n"
+    "  -b, --brief           one line per result: code, severity, name\n"
+    "  -q, --quiet           no output; only the exit status\n"
+    "  -p, --provider NAME   codes as provider NAME uses them (gmail, yahoo,\n"
+    "                        ...; 'all' with --list); replies name their own\n"
+    "      --color=WHEN      auto (on a terminal, unless NO_COLOR is set),\n"
+    "                        always or never\n"
+    "  -w, --width COLUMNS   wrap text at COLUMNS, 0 for never\n"
+    "  -h, --help            show this help and exit\n"
+    "  -V, --version         show the version and the date of the data\n"
     "\n"
-    "Options:\n"
-    "  -p, --provider NAME  read codes as provider NAME uses them (gmail,\n"
-    "                       microsoft, yahoo, ...); a pasted reply names its\n"
-    "                       provider itself, by markers such as \"gsmtp\"\n"
-    "      --providers      list the providers and their number of entries\n"
-    "  -w, --width COLUMNS  wrap text at COLUMNS, 0 for never (default: the\n"
-    "                       terminal's width; no wrapping when not a terminal)\n"
-    "  -h, --help           show this help and exit\n"
-    "  -V, --version        show the version and the date of the data\n"
-    "\n"
-    "Exit status: 0 every code was found; 1 at least one code is not in the\n"
-    "table (the others are still shown); 2 usage or input error.\n";
+    "Exit status: 0 every code was found (list, search: something matched);\n"
+    "1 a code is not in the table, or nothing matched; 2 usage, input or\n"
+    "write error.  See smtpcode(1).\n";
 
 static void complain_arg(const char *arg, const char *why)
 {
 	size_t n = strlen(arg);
 	fputs("smtpcode: '", stderr);
 	out_escaped(stderr, arg, n > 60 ? 60 : n);
-	fprintf(stderr, "%s' is not an SMTP code: %s (expected 452, 4.3.1 or "
-	        "\"452 4.3.1 text\")\n", n > 60 ? "..." : "", why);
+	fprintf(stderr, "%s' is not an SMTP code: %s (expected 452, 4.3.1, "
+	        "\"452 4.3.1 text\" or a pattern such as 5.7.*)\n",
+	        n > 60 ? "..." : "", why);
 }
 
 static unsigned terminal_width(void)
@@ -71,6 +91,97 @@ static int parse_width(const char *s, unsigned *w)
 	return 0;
 }
 
+static int parse_color(const char *s, bool *on)
+{
+	const char *no_color = getenv("NO_COLOR");
+	if (strcmp(s, "always") == 0)
+		*on = true;
+	else if (strcmp(s, "never") == 0)
+		*on = false;
+	else if (strcmp(s, "auto") == 0)
+		*on = isatty(STDOUT_FILENO) && !(no_color && *no_color);
+	else
+		return -1;
+	return 0;
+}
+
+static void emit(const struct options *o, const struct row *w,
+                 const struct smtpcode_result *r, const char *input)
+{
+	static int printed;
+	switch (o->mode) {
+	case MODE_TEXT:
+		if (printed++)
+			out_str("\n");
+		if (r)
+			render_text(r, input);
+		else
+			render_category(w->entry);
+		break;
+	case MODE_JSON: render_json(w); break;
+	case MODE_TSV: render_tsv(w); break;
+	case MODE_FIELD: render_field(w, o->field); break;
+	case MODE_BRIEF: render_brief(w); break;
+	case MODE_QUIET: break;
+	}
+}
+
+/* An entry of a list or a search. */
+static void emit_entry(const struct options *o, const struct smtpcode_entry *e,
+                       const char *input)
+{
+	struct smtpcode_result r;
+	struct row w;
+	smtpcode_resolve_entry(e, &r);
+	row_of_result(&w, &r, input);
+	w.entry = e;
+	if (o->mode == MODE_TEXT) { /* lists read best one line each */
+		render_brief(&w);
+		return;
+	}
+	emit(o, &w, &r, input);
+}
+
+/* Whether a list or search shows entry e, by its provider. */
+static bool shown(const struct options *o, const struct smtpcode_entry *e,
+                  bool search)
+{
+	const struct smtpcode_entry *p = smtpcode_provider_of(e);
+	if (o->all_providers)
+		return p != NULL;
+	if (o->provider)
+		return p == o->provider;
+	return p == NULL || search;
+}
+
+static int list(const struct options *o, const struct smtpcode_pattern *pat,
+                const char *input)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < smtpcode_table_size(); i++) {
+		const struct smtpcode_entry *e = smtpcode_table_entry(i);
+		if (shown(o, e, false) && smtpcode_pattern_match(pat, e)) {
+			emit_entry(o, e, input);
+			n++;
+		}
+	}
+	return n ? EXIT_FOUND : EXIT_UNKNOWN;
+}
+
+static int search(const struct options *o, char **words, int n)
+{
+	size_t found = 0;
+	for (size_t i = 0; i < smtpcode_table_size(); i++) {
+		const struct smtpcode_entry *e = smtpcode_table_entry(i);
+		if (shown(o, e, true) &&
+		    smtpcode_search_match(e, (const char *const *)words, (size_t)n)) {
+			emit_entry(o, e, NULL);
+			found++;
+		}
+	}
+	return found ? EXIT_FOUND : EXIT_UNKNOWN;
+}
+
 /* A lone code, without reply text: a candidate half of "452 4.3.1". */
 static int lone(const struct smtpcode_query *q, int enhanced)
 {
@@ -78,76 +189,28 @@ static int lone(const struct smtpcode_query *q, int enhanced)
 	                                 : q->basic && !q->enhanced);
 }
 
-int main(int argc, char **argv)
+/* Look up each argument; returns the exit status. */
+static int lookup(const struct options *o, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-	    {"help", no_argument, NULL, 'h'},
-	    {"version", no_argument, NULL, 'V'},
-	    {"width", required_argument, NULL, 'w'},
-	    {"provider", required_argument, NULL, 'p'},
-	    {"providers", no_argument, NULL, 'P'},
-	    {NULL, 0, NULL, 0},
-	};
-	unsigned width = terminal_width();
-	const struct smtpcode_entry *provider = NULL;
-	int status = EXIT_FOUND, c, printed = 0;
-
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+hVw:p:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			fputs(usage_text, stdout);
-			return out_finish() ? EXIT_ERROR : EXIT_FOUND;
-		case 'V':
-			printf("smtpcode %s (data of %s)\n", SMTPCODE_VERSION,
-			       smtpcode_data_date());
-			return out_finish() ? EXIT_ERROR : EXIT_FOUND;
-		case 'w':
-			if (parse_width(optarg, &width) == 0)
-				break;
-			fprintf(stderr, "smtpcode: invalid width '%s' (expected a "
-			        "number of columns, 0 to 1000)\n", optarg);
-			return EXIT_ERROR;
-		case 'p':
-			provider = smtpcode_find_provider(optarg, strlen(optarg));
-			if (provider)
-				break;
-			fprintf(stderr, "smtpcode: unknown provider '%s' (see "
-			        "'smtpcode --providers')\n", optarg);
-			return EXIT_ERROR;
-		case 'P':
-			render_providers();
-			return out_finish() ? EXIT_ERROR : EXIT_FOUND;
-		default:
-			if (optopt == 'w' || optopt == 'p')
-				fprintf(stderr, "smtpcode: option '-%c' needs a value\n",
-				        optopt);
-			else if (optopt)
-				fprintf(stderr, "smtpcode: unknown option '-%c'\n", optopt);
-			else
-				fprintf(stderr, "smtpcode: unknown option '%s'\n",
-				        argv[optind - 1]);
-			fputs("Try 'smtpcode --help' for more information.\n", stderr);
-			return EXIT_ERROR;
-		}
-	}
-	if (optind == argc) {
-		fputs(usage_text, stderr);
-		return EXIT_ERROR;
-	}
-	out_set_width(width);
-
-	for (int i = optind; i < argc; i++) {
+	int status = EXIT_FOUND;
+	for (int i = 0; i < argc; i++) {
 		struct smtpcode_query q, next;
 		struct smtpcode_result r;
+		struct smtpcode_pattern pat;
 		const struct smtpcode_entry *cat;
-		enum smtpcode_error err = smtpcode_parse(argv[i], strlen(argv[i]), &q);
+		struct row w;
+		size_t len = strlen(argv[i]);
+		enum smtpcode_error err = smtpcode_parse(argv[i], len, &q);
 
-		if (err && (cat = smtpcode_find_category(argv[i],
-		                                         strlen(argv[i])))) {
-			if (printed++)
-				out_str("\n");
-			render_category(cat);
+		if (err && (cat = smtpcode_find_category(argv[i], len))) {
+			row_of_category(&w, cat, argv[i]);
+			emit(o, &w, NULL, argv[i]);
+			continue;
+		}
+		if (err && smtpcode_pattern_parse(argv[i], len, &pat) == 0 &&
+		    pat.wild) {
+			if (list(o, &pat, argv[i]) != EXIT_FOUND && !status)
+				status = EXIT_UNKNOWN;
 			continue;
 		}
 		if (err) {
@@ -155,7 +218,8 @@ int main(int argc, char **argv)
 			status = EXIT_ERROR;
 			continue;
 		}
-		/* "452 4.3.1" as two arguments is one reply, as servers write it. */
+		/* "452 4.3.1" as two arguments is one reply, as servers write
+		 * it. */
 		if (lone(&q, 0) && i + 1 < argc &&
 		    smtpcode_parse(argv[i + 1], strlen(argv[i + 1]), &next) ==
 		        SMTPCODE_OK &&
@@ -166,16 +230,153 @@ int main(int argc, char **argv)
 			q.detail = next.detail;
 			i++;
 		}
-		smtpcode_resolve(&q, argv[i], strlen(argv[i]), provider, &r);
-		if (printed++)
-			out_str("\n");
-		render_text(&r, argv[i]);
+		smtpcode_resolve(&q, argv[i], strlen(argv[i]), o->provider, &r);
+		row_of_result(&w, &r, argv[i]);
+		emit(o, &w, &r, argv[i]);
 		if (!r.known && status == EXIT_FOUND)
 			status = EXIT_UNKNOWN;
 	}
+	return status;
+}
+
+/* Everything written reaches its file, or the exit status says so. */
+static int finish(int status)
+{
 	if (out_finish()) {
 		perror("smtpcode: write error");
 		return EXIT_ERROR;
 	}
 	return status;
+}
+
+__attribute__((format(printf, 1, 2)))
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("smtpcode: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'smtpcode --help' for more information.\n", stderr);
+	return EXIT_ERROR;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+	    {"json", no_argument, NULL, 'j'},
+	    {"tsv", no_argument, NULL, 't'},
+	    {"field", required_argument, NULL, 'f'},
+	    {"brief", no_argument, NULL, 'b'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"list", no_argument, NULL, 'l'},
+	    {"search", no_argument, NULL, 's'},
+	    {"provider", required_argument, NULL, 'p'},
+	    {"providers", no_argument, NULL, 'P'},
+	    {"color", required_argument, NULL, 'C'},
+	    {"colour", required_argument, NULL, 'C'},
+	    {"width", required_argument, NULL, 'w'},
+	    {"help", no_argument, NULL, 'h'},
+	    {"version", no_argument, NULL, 'V'},
+	    {NULL, 0, NULL, 0},
+	};
+	struct options o = {MODE_TEXT, ACT_LOOKUP, F_CODE, NULL, false};
+	unsigned width = terminal_width();
+	bool color = false;
+	int status, c, f;
+
+	signal(SIGPIPE, SIG_DFL);
+	parse_color("auto", &color);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "jtf:bqlsp:w:hV", longopts,
+	                        NULL)) != -1) {
+		switch (c) {
+		case 'j': o.mode = MODE_JSON; break;
+		case 't': o.mode = MODE_TSV; break;
+		case 'b': o.mode = MODE_BRIEF; break;
+		case 'q': o.mode = MODE_QUIET; break;
+		case 'l': o.action = ACT_LIST; break;
+		case 's': o.action = ACT_SEARCH; break;
+		case 'P': o.action = ACT_PROVIDERS; break;
+		case 'f':
+			if ((f = field_parse(optarg)) < 0)
+				return usage_error("unknown field '%s' (expected a JSON "
+				                   "key: severity, scope, acts, retry, "
+				                   "suppress, bounce, reason, name, ...)",
+				                   optarg);
+			o.mode = MODE_FIELD;
+			o.field = (enum field_id)f;
+			break;
+		case 'p':
+			if (strcmp(optarg, "all") == 0) {
+				o.all_providers = true;
+				break;
+			}
+			o.provider = smtpcode_find_provider(optarg, strlen(optarg));
+			if (!o.provider)
+				return usage_error("unknown provider '%s' (see "
+				                   "'smtpcode --providers')", optarg);
+			break;
+		case 'C':
+			if (parse_color(optarg, &color))
+				return usage_error("invalid --color '%s' (expected auto, "
+				                   "always or never)", optarg);
+			break;
+		case 'w':
+			if (parse_width(optarg, &width))
+				return usage_error("invalid width '%s' (expected a number "
+				                   "of columns, 0 to 1000)", optarg);
+			break;
+		case 'h':
+			out_str(usage_text);
+			return finish(EXIT_FOUND);
+		case 'V':
+			out_printf("smtpcode %s (data of %s)\n", SMTPCODE_VERSION,
+			           smtpcode_data_date());
+			return finish(EXIT_FOUND);
+		default:
+			if (optopt && strchr("fpw", optopt))
+				return usage_error("option '-%c' needs a value", optopt);
+			if (optopt)
+				return usage_error("unknown option '-%c'", optopt);
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	out_set_width(width);
+	out_set_color(color && o.mode == MODE_TEXT);
+
+	switch (o.action) {
+	case ACT_PROVIDERS:
+		render_providers(o.mode == MODE_TSV);
+		status = EXIT_FOUND;
+		break;
+	case ACT_LIST: {
+		struct smtpcode_pattern pat;
+		const char *p = argc ? argv[0] : "*";
+		if (argc > 1)
+			return usage_error("--list takes one pattern, not '%s' too",
+			                   argv[1]);
+		if (smtpcode_pattern_parse(p, strlen(p), &pat))
+			return usage_error("'%s' is not a pattern (expected 5.7.*, "
+			                   "X.2.X, 4xx, 55x or *)", p);
+		status = list(&o, &pat, argc ? argv[0] : NULL);
+		break;
+	}
+	case ACT_SEARCH:
+		if (argc == 0)
+			return usage_error("%s", "--search needs words to look for");
+		status = search(&o, argv, argc);
+		break;
+	case ACT_LOOKUP:
+	default:
+		if (argc == 0) {
+			fputs(usage_text, stderr);
+			return EXIT_ERROR;
+		}
+		status = lookup(&o, argc, argv);
+		break;
+	}
+	return finish(status);
 }

@@ -4,16 +4,33 @@
  * from untrusted text made visible instead of reaching the terminal.
  */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "output.h"
 
 static unsigned width; /* 0: do not wrap */
+static bool color;
 
 void out_set_width(unsigned w)
 {
 	width = w;
+}
+
+void out_set_color(bool on)
+{
+	color = on;
+}
+
+const char *out_sgr(enum sgr s)
+{
+	static const char *const seq[] = {
+		[SGR_RESET] = "\033[0m", [SGR_BOLD] = "\033[1m",
+		[SGR_RED] = "\033[31m", [SGR_GREEN] = "\033[32m",
+		[SGR_YELLOW] = "\033[33m",
+	};
+	return color ? seq[s] : "";
 }
 
 void out_str(const char *s)
@@ -47,12 +64,19 @@ static void put_safe(const char *s, size_t n)
 	out_escaped(stdout, s, n);
 }
 
-/* Display columns of s[0..n): UTF-8 continuation bytes take none. */
+/* Display columns of s[0..n): UTF-8 continuation bytes and our own
+ * colour sequences take none. */
 static size_t columns(const char *s, size_t n)
 {
 	size_t c = 0;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '\033') {
+			while (i < n && s[i] != 'm')
+				i++;
+			continue;
+		}
 		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+	}
 	return c;
 }
 

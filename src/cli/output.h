@@ -2,10 +2,18 @@
 #ifndef SMTPCODE_OUTPUT_H
 #define SMTPCODE_OUTPUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
 void out_set_width(unsigned width);
+
+/* Colour, for the text output on a terminal only. */
+enum sgr { SGR_RESET, SGR_BOLD, SGR_RED, SGR_GREEN, SGR_YELLOW };
+void out_set_color(bool on);
+/* The escape sequence for s, or "" when colour is off.  Only ever used in
+ * the leads of out_para, never inside text it escapes. */
+const char *out_sgr(enum sgr s);
 void out_str(const char *s);
 void out_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void out_para(const char *lead, unsigned indent, const char *text);

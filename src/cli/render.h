@@ -2,6 +2,7 @@
 #ifndef SMTPCODE_RENDER_H
 #define SMTPCODE_RENDER_H
 
+#include "fields.h"
 #include "smtpcode.h"
 
 /* The entry a person reads; input is the argument, for the reply text. */
@@ -17,7 +18,14 @@ void render_inferred(const char *code, const struct smtpcode_result *r);
 /* A category row ("4.XXX.YYY", "x5z"): what a digit means. */
 void render_category(const struct smtpcode_entry *e);
 
-/* The providers, with how many entries each has. */
-void render_providers(void);
+/* One line or object per result, for scripts. */
+void render_json(const struct row *w);
+void render_tsv(const struct row *w);
+void render_brief(const struct row *w);
+void render_field(const struct row *w, enum field_id f);
+
+/* The providers, with how many entries each has; tsv: "id\tcount\tname"
+ * lines only. */
+void render_providers(bool tsv);
 
 #endif

@@ -133,7 +133,8 @@ static void title(const char *code, const struct smtpcode_entry *e)
 {
 	const struct smtpcode_entry *p = smtpcode_provider_of(e);
 	int unregistered = smtpcode_value(e, SMTPCODE_REGISTERED) == 1;
-	out_printf("%s  %s", code, text(e, SMTPCODE_NAME));
+	out_printf("%s%s%s  %s", out_sgr(SGR_BOLD), code, out_sgr(SGR_RESET),
+	           text(e, SMTPCODE_NAME));
 	if (p)
 		out_printf("  [%s%s]", text(p, SMTPCODE_NAME),
 		           unregistered ? "; not a registered code" : "");

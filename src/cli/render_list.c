@@ -4,7 +4,7 @@
 #include "output.h"
 #include "render.h"
 
-void render_providers(void)
+void render_providers(bool tsv)
 {
 	size_t total = 0, providers = 0;
 	for (size_t i = 0; i < smtpcode_table_size(); i++) {
@@ -14,11 +14,13 @@ void render_providers(void)
 			continue;
 		for (size_t k = 0; k < smtpcode_table_size(); k++)
 			n += smtpcode_provider_of(smtpcode_table_entry(k)) == p;
-		out_printf("%-12s %4zu  %s\n", smtpcode_text(p, SMTPCODE_CODE), n,
+		out_printf(tsv ? "%s\t%zu\t%s\n" : "%-12s %4zu  %s\n",
+		           smtpcode_text(p, SMTPCODE_CODE), n,
 		           smtpcode_text(p, SMTPCODE_NAME));
 		total += n;
 		providers++;
 	}
-	out_printf("%zu provider entries across %zu providers\n", total,
-	           providers);
+	if (!tsv)
+		out_printf("%zu provider entries across %zu providers\n", total,
+		           providers);
 }

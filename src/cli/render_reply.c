@@ -39,12 +39,13 @@ static void pairing_line(const struct smtpcode_result *r)
 		         q->basic, code);
 		break;
 	case SMTPCODE_PAIR_MISMATCH:
-		snprintf(line, sizeof line, "WARNING: inconsistent: %u is class "
-		         "%u but %s is class %u; the first digit of the basic code "
-		         "and the class of the enhanced code must agree, so this "
-		         "server's reply is wrong", q->basic, q->basic / 100, code,
+		snprintf(line, sizeof line, "inconsistent: %u is class %u but %s "
+		         "is class %u; the first digit of the basic code and the "
+		         "class of the enhanced code must agree, so this server's "
+		         "reply is wrong", q->basic, q->basic / 100, code,
 		         (unsigned)q->cls);
-		break;
+		flagged_line("Pairing", "WARNING:", SGR_RED, line);
+		return;
 	}
 	text_line("Pairing", line);
 }

@@ -1,0 +1,163 @@
+/*
+ * The fields of one result (see fields.h): what each JSON key, TSV column
+ * and --field name holds.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fields.h"
+
+static const char *const names[NFIELDS] = {
+	"input", "code", "kind", "known", "registered", "severity", "name",
+	"scope", "acts", "retry", "suppress", "bounce", "reason", "basic",
+	"meaning", "causes", "fixes", "related", "group", "provider",
+	"sources", "warnings",
+};
+
+const char *field_name(enum field_id f)
+{
+	return (unsigned)f < NFIELDS ? names[f] : NULL;
+}
+
+int field_parse(const char *s)
+{
+	for (int f = 0; f < NFIELDS; f++)
+		if (strcmp(names[f], s) == 0)
+			return f;
+	return -1;
+}
+
+__attribute__((format(printf, 2, 3)))
+static void warn(struct row *w, const char *fmt, ...)
+{
+	va_list ap;
+	if (w->nwarnings == sizeof w->warnings / sizeof *w->warnings)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(w->warning_text[w->nwarnings], sizeof w->warning_text[0], fmt,
+	          ap);
+	va_end(ap);
+	w->warnings[w->nwarnings] = w->warning_text[w->nwarnings];
+	w->nwarnings++;
+}
+
+void row_of_result(struct row *w, const struct smtpcode_result *r,
+                   const char *input)
+{
+	const struct smtpcode_match *m = &r->match;
+	char basic[8];
+
+	memset(w, 0, sizeof *w);
+	w->input = input;
+	w->r = r;
+	w->entry = smtpcode_answer(r);
+	smtpcode_format(&r->query, w->code, sizeof w->code);
+	snprintf(basic, sizeof basic, "%u", r->query.basic);
+	if (!r->known)
+		warn(w, "%s is not in the table: what its digits tell is all "
+		     "there is", w->code);
+	if (r->query.basic && r->query.enhanced &&
+	    r->pairing == SMTPCODE_PAIR_MISMATCH)
+		warn(w, "%s and %s disagree: the class of the enhanced code must "
+		     "match the first digit of the basic code", basic, w->code);
+	else if (r->query.basic && r->query.enhanced &&
+	         r->pairing == SMTPCODE_PAIR_UNUSUAL)
+		warn(w, "%s is not a usual basic code for %s", basic, w->code);
+	if (m->how == SMTPCODE_MATCH_AMBIGUOUS)
+		warn(w, "ambiguous: none of the %s entries for %s matches the "
+		     "reply text", m->provider ? smtpcode_text(m->provider,
+		                                               SMTPCODE_CODE)
+		                               : "providers'", w->code);
+	if (m->entry && smtpcode_value(m->entry, SMTPCODE_DIFFERS) == 2)
+		warn(w, "%s gives %s a meaning of its own, unlike the registry",
+		     smtpcode_text(m->provider, SMTPCODE_CODE), w->code);
+}
+
+void row_of_category(struct row *w, const struct smtpcode_entry *e,
+                     const char *input)
+{
+	memset(w, 0, sizeof *w);
+	w->input = input;
+	w->entry = e;
+	snprintf(w->code, sizeof w->code, "%s", smtpcode_text(e, SMTPCODE_CODE));
+}
+
+static struct value string(const char *s)
+{
+	struct value v = {V_NULL, NULL, false, SMTPCODE_CAUSES};
+	if (s && *s) {
+		v.type = V_STRING;
+		v.s = s;
+	}
+	return v;
+}
+
+static struct value boolean(bool b)
+{
+	struct value v = {V_BOOL, NULL, b, SMTPCODE_CAUSES};
+	return v;
+}
+
+static struct value of_type(enum value_type t, enum smtpcode_list l)
+{
+	struct value v = {t, NULL, false, l};
+	return v;
+}
+
+/* The name of an enumerated value, or NULL when it is unset. */
+static struct value enumerated(const struct smtpcode_entry *e,
+                               enum smtpcode_field f)
+{
+	return string(e ? smtpcode_value_name(f, smtpcode_value(e, f)) : NULL);
+}
+
+/* Severity, inferred from the class digit for a code the table lacks. */
+static struct value severity(const struct row *w)
+{
+	const struct smtpcode_query *q = w->r ? &w->r->query : NULL;
+	const struct smtpcode_entry *cls = NULL;
+	if (w->entry || !q)
+		return enumerated(w->entry, SMTPCODE_SEVERITY);
+	cls = q->enhanced ? w->r->cls : smtpcode_find_basic_digit(1, q->basic / 100);
+	return enumerated(cls, SMTPCODE_SEVERITY);
+}
+
+struct value field_value(const struct row *w, enum field_id f)
+{
+	const struct smtpcode_entry *e = w->entry;
+	switch (f) {
+	case F_INPUT: return string(w->input);
+	case F_CODE: return string(w->code);
+	case F_KIND:
+		return string(w->r ? (w->r->query.enhanced ? "enhanced" : "basic")
+		                   : (strchr(w->code, '.') ? "enhanced" : "basic"));
+	case F_KNOWN: return boolean(w->r ? w->r->known : true);
+	case F_REGISTERED:
+		return boolean(e && smtpcode_value(e, SMTPCODE_REGISTERED) == 2);
+	case F_SEVERITY: return severity(w);
+	case F_NAME: return string(e ? smtpcode_text(e, SMTPCODE_NAME) : NULL);
+	case F_SCOPE: return enumerated(e, SMTPCODE_SCOPE);
+	case F_ACTS: return enumerated(e, SMTPCODE_ACTS);
+	case F_RETRY: return enumerated(e, SMTPCODE_RETRY);
+	case F_SUPPRESS:
+		return boolean(e && smtpcode_value(e, SMTPCODE_SUPPRESS) == 2);
+	case F_BOUNCE: return enumerated(e, SMTPCODE_BOUNCE);
+	case F_REASON: return enumerated(e, SMTPCODE_REASON);
+	case F_BASIC: return of_type(V_LIST, SMTPCODE_BASIC);
+	case F_MEANING:
+		return string(e ? smtpcode_text(e, SMTPCODE_MEANING) : NULL);
+	case F_CAUSES: return of_type(V_LIST, SMTPCODE_CAUSES);
+	case F_FIXES: return of_type(V_FIXES, SMTPCODE_FIXES);
+	case F_RELATED: return of_type(V_RELATED, SMTPCODE_RELATED);
+	case F_GROUP: return string(e ? smtpcode_text(e, SMTPCODE_GROUP) : NULL);
+	case F_PROVIDER:
+		return w->r && w->r->match.provider ? of_type(V_PROVIDER,
+		                                              SMTPCODE_MATCHES)
+		                                    : string(NULL);
+	case F_SOURCES: return of_type(V_LIST, SMTPCODE_SOURCES);
+	case F_WARNINGS: return of_type(V_WARNINGS, SMTPCODE_NOTES);
+	case NFIELDS: break;
+	}
+	return string(NULL);
+}

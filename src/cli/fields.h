@@ -1,0 +1,55 @@
+/*
+ * The fields of one result, as scripts see them: the JSON keys, in their
+ * fixed order, which are also the names --field takes.  One table serves
+ * the JSON, TSV, brief and --field outputs.
+ */
+#ifndef SMTPCODE_FIELDS_H
+#define SMTPCODE_FIELDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "smtpcode.h"
+
+enum field_id {
+	F_INPUT, F_CODE, F_KIND, F_KNOWN, F_REGISTERED, F_SEVERITY, F_NAME,
+	F_SCOPE, F_ACTS, F_RETRY, F_SUPPRESS, F_BOUNCE, F_REASON, F_BASIC,
+	F_MEANING, F_CAUSES, F_FIXES, F_RELATED, F_GROUP, F_PROVIDER,
+	F_SOURCES, F_WARNINGS, NFIELDS
+};
+
+/* One result to show: a lookup, an entry of a list, or a category row. */
+struct row {
+	const char *input;                  /* what the user typed, or NULL */
+	const struct smtpcode_result *r;    /* NULL for a category row */
+	const struct smtpcode_entry *entry; /* the answer, or NULL if unknown */
+	char code[32];                      /* the code shown */
+	const char *warnings[4];
+	size_t nwarnings;
+	char warning_text[4][256];
+};
+
+enum value_type {
+	V_NULL, V_STRING, V_BOOL, V_LIST, V_FIXES, V_RELATED, V_PROVIDER,
+	V_WARNINGS
+};
+
+struct value {
+	enum value_type type;
+	const char *s;          /* V_STRING */
+	bool b;                 /* V_BOOL */
+	enum smtpcode_list list; /* V_LIST: items' keys (basic) or texts */
+};
+
+/* Fill a row for a lookup result (entry NULL: the answer) or a category. */
+void row_of_result(struct row *w, const struct smtpcode_result *r,
+                   const char *input);
+void row_of_category(struct row *w, const struct smtpcode_entry *e,
+                     const char *input);
+
+const char *field_name(enum field_id f);
+/* The field named s, or -1. */
+int field_parse(const char *s);
+struct value field_value(const struct row *w, enum field_id f);
+
+#endif

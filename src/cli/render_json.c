@@ -1,0 +1,123 @@
+/*
+ * JSON Lines: one object per result, every key of fields.h always present
+ * and in that order, strict RFC 8259 (control characters escaped, invalid
+ * UTF-8 replaced by U+FFFD), never coloured.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "fields.h"
+#include "output.h"
+#include "render.h"
+#include "utf8.h"
+
+static void json_string(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
+	out_str("\"");
+	for (size_t i = 0; i < n;) {
+		size_t k = utf8_len(p + i, n - i);
+		unsigned char c = p[i];
+		if (k == 0) {
+			out_str("\\ufffd");
+			i++;
+			continue;
+		}
+		if (c == '"')
+			out_str("\\\"");
+		else if (c == '\\')
+			out_str("\\\\");
+		else if (c == '\n')
+			out_str("\\n");
+		else if (c == '\t')
+			out_str("\\t");
+		else if (c == '\r')
+			out_str("\\r");
+		else if (c < 0x20 || c == 0x7f)
+			out_printf("\\u%04x", c);
+		else
+			out_printf("%.*s", (int)k, (const char *)p + i);
+		i += k;
+	}
+	out_str("\"");
+}
+
+static void json_string_or_null(const char *s)
+{
+	if (s && *s)
+		json_string(s);
+	else
+		out_str("null");
+}
+
+static void json_member(const char *key, const char *value, int first)
+{
+	out_str(first ? "{" : ",");
+	json_string(key);
+	out_str(":");
+	json_string_or_null(value);
+}
+
+static void json_list(const struct smtpcode_entry *e, const struct value *v)
+{
+	size_t n = e ? smtpcode_count(e, v->list) : 0;
+	out_str("[");
+	for (size_t i = 0; i < n; i++) {
+		struct smtpcode_item it = smtpcode_item(e, v->list, i);
+		if (i)
+			out_str(",");
+		if (v->type == V_LIST) {
+			json_string(v->list == SMTPCODE_BASIC ? it.key : it.text);
+			continue;
+		}
+		json_member(v->type == V_FIXES ? "who" : "code", it.key, 1);
+		json_member("text", it.text, 0);
+		out_str("}");
+	}
+	out_str("]");
+}
+
+static void json_provider(const struct smtpcode_match *m)
+{
+	static const char *const how[] = {"none", "only", "phrase", "ambiguous"};
+	const struct smtpcode_entry *p = m->provider;
+	json_member("id", smtpcode_text(p, SMTPCODE_CODE), 1);
+	json_member("name", smtpcode_text(p, SMTPCODE_NAME), 0);
+	json_member("marker", m->marker, 0);
+	json_member("rule", how[m->how], 0);
+	json_member("phrase", m->phrase, 0);
+	json_member("verified", m->entry ? smtpcode_text(m->entry,
+	                                                 SMTPCODE_VERIFIED) : NULL, 0);
+	out_printf(",\"given\":%s,\"differs\":%s}", m->given ? "true" : "false",
+	           m->entry && smtpcode_value(m->entry, SMTPCODE_DIFFERS) == 2
+	               ? "true" : "false");
+}
+
+void render_json(const struct row *w)
+{
+	for (int f = 0; f < NFIELDS; f++) {
+		struct value v = field_value(w, (enum field_id)f);
+		out_str(f ? "," : "{");
+		json_string(field_name((enum field_id)f));
+		out_str(":");
+		switch (v.type) {
+		case V_NULL: out_str("null"); break;
+		case V_STRING: json_string(v.s); break;
+		case V_BOOL: out_str(v.b ? "true" : "false"); break;
+		case V_LIST:
+		case V_FIXES:
+		case V_RELATED: json_list(w->entry, &v); break;
+		case V_PROVIDER: json_provider(&w->r->match); break;
+		case V_WARNINGS:
+			out_str("[");
+			for (size_t i = 0; i < w->nwarnings; i++) {
+				out_str(i ? "," : "");
+				json_string(w->warnings[i]);
+			}
+			out_str("]");
+			break;
+		}
+	}
+	out_str("}\n");
+}

@@ -1,0 +1,62 @@
+#!/bin/sh
+# JSON Lines: every line is valid JSON (jq) and strict UTF-8 (iconv), with
+# exactly the contract's keys in the contract's order; and the values a
+# script relies on are right.
+# usage: json.sh SMTPCODE
+set -eu
+bin=$1
+command -v jq >/dev/null || { echo "json.sh: needs jq (apt-get install jq)"; exit 1; }
+keys='["input","code","kind","known","registered","severity","name","scope","acts","retry","suppress","bounce","reason","basic","meaning","causes","fixes","related","group","provider","sources","warnings"]'
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+fails=0
+pass=0
+
+# check ARGS...: all output lines valid, keys as the contract says.
+check() {
+	"$bin" -j "$@" >"$tmp" || true
+	if ! iconv -f UTF-8 -t UTF-8 "$tmp" >/dev/null 2>&1; then
+		echo "FAIL: invalid UTF-8 from: $*"; fails=$((fails + 1)); return
+	fi
+	got=$(jq -c keys_unsorted <"$tmp" | sort -u) || {
+		echo "FAIL: invalid JSON from: $*"; fails=$((fails + 1)); return; }
+	if [ "$got" != "$keys" ] || [ "$(wc -l <"$tmp")" -eq 0 ]; then
+		echo "FAIL: keys from $*: $got"; fails=$((fails + 1)); return
+	fi
+	pass=$((pass + 1))
+}
+
+# expect JQ-EXPRESSION ARGS...: the expression holds for every line.
+expect() {
+	expr=$1; shift
+	if "$bin" -j "$@" | jq -e "$expr" >/dev/null; then
+		pass=$((pass + 1))
+	else
+		echo "FAIL: '$expr' for: $*"; fails=$((fails + 1))
+	fi
+}
+
+check 4.3.1 452 "452 4.3.1 Insufficient system storage" X.3.1 4.3.99 599 2.0.0
+check 4.XXX.YYY x5z 431 556 "250 5.1.1"
+check "550 5.7.1 $(printf '\033]0;evil\007') bytes $(printf '\377\376') and \"quotes\" \\ tab$(printf '\t')end"
+check --list
+check --list --provider all
+check --search mailbox full
+check "550-5.7.26 This mail has been blocked because the sender is unauthenticated. gsmtp"
+check "421 4.7.0 Something undocumented - gsmtp"
+
+expect '.code=="4.3.1" and .kind=="enhanced" and .known and .registered and .severity=="temporary" and .scope=="system" and .acts=="none" and .retry=="auto" and .suppress==false and .bounce=="soft" and .reason=="systemfull" and .name=="Mail system full"' 4.3.1
+expect '(.basic|index("452"))!=null and (.causes|length)>=2 and (.fixes[0]|keys)==["text","who"] and (.related[0]|keys)==["code","text"] and (.sources|length)>0 and .provider==null and .warnings==[]' 4.3.1
+expect '.suppress==true and .bounce=="hard" and .retry=="never" and .group=="address-unknown"' 5.1.1
+expect '.known==false and .severity=="temporary" and .name==null and (.warnings|length)==1' 4.3.99
+expect '.kind=="basic" and .code=="452" and .input=="452"' 452
+expect '.input=="452 4.3.1 Insufficient system storage" and .code=="4.3.1"' "452 4.3.1 Insufficient system storage"
+expect '(.warnings[0]|test("disagree"))' 250 5.1.1
+expect '.provider.id=="gmail" and .provider.marker=="gsmtp" and .provider.rule=="phrase" and .provider.given==false and (.provider.verified|test("^[0-9]{4}-"))' "550-5.7.26 This mail has been blocked because the sender is unauthenticated. gsmtp"
+expect '.provider.rule=="ambiguous" and .name=="Other or undefined security status" and (.warnings|length)==1' "421 4.7.0 Something undocumented - gsmtp"
+expect '.provider.id=="gmail" and .provider.differs==true and .provider.given==true' --provider gmail 5.7.27
+expect '.known and .registered==false and .provider.id=="microsoft"' 5.7.708
+expect '.input|test("\u001b")' "550 5.7.1 $(printf '\033') escape"
+
+echo "json: $pass passed, $fails failed"
+[ "$fails" -eq 0 ]
