@@ -285,6 +285,109 @@ bool smtpcode_pattern_match(const struct smtpcode_pattern *p,
 bool smtpcode_search_match(const struct smtpcode_entry *e,
                            const char *const *words, size_t n);
 
+/* ---- Mail logs ---- */
+
+/* A piece of text: into the caller's input, or (for decoded mail parts)
+ * into the caller's work buffer.  len 0: absent. */
+struct smtpcode_text {
+	const char *s;
+	size_t len;
+};
+
+enum smtpcode_log_format {
+	SMTPCODE_LOG_NONE,      /* no code found on the line */
+	SMTPCODE_LOG_TEXT,      /* a code found in free text */
+	SMTPCODE_LOG_POSTFIX,   /* postfix/smtp, lmtp, local ... to=<>, status= */
+	SMTPCODE_LOG_SMTPD,     /* postfix/smtpd NOQUEUE: reject: ... */
+	SMTPCODE_LOG_EXIM,      /* exim ** (bounce) and == (deferral) lines */
+	SMTPCODE_LOG_SENDMAIL   /* sendmail to=<>, dsn=, stat= */
+};
+
+/* What a delivery line of a mail log says. */
+struct smtpcode_logline {
+	enum smtpcode_log_format format;
+	struct smtpcode_text recipient; /* user@example.com, without <> */
+	struct smtpcode_text domain;    /* its domain part */
+	struct smtpcode_text relay;     /* relay=, H=: the remote host */
+	struct smtpcode_text status;    /* sent, deferred, bounced, expired,
+	                                   reject (smtpd), failed/deferred
+	                                   (exim **, ==), sendmail's stat= word */
+	struct smtpcode_text stage;     /* "RCPT TO", "end of DATA", "MAIL FROM" */
+	struct smtpcode_text reply;     /* the remote reply, from its code on */
+	struct smtpcode_text dsn;       /* the MTA's own dsn= field */
+	struct smtpcode_query code;     /* codes of the reply (or, for free
+	                                   text, the code found) */
+	struct smtpcode_query dsn_code; /* dsn= parsed; zeroed if absent */
+};
+
+/*
+ * Parse one log line s[0..len) (without its newline; need not be
+ * NUL-terminated; may hold any bytes).  Returns true when a code was
+ * found (in the reply, the dsn= field or free text).  Every span lies
+ * inside s.  No allocation; cost linear in len.
+ */
+bool smtpcode_log_parse(const char *s, size_t len, struct smtpcode_logline *l);
+
+/*
+ * Find the first enhanced status code in free text s[0..len), under the
+ * policy against false positives: the code must stand alone, neither glued
+ * to letters, digits or dots before it (10.5.7.1, v4.3.1, ID4.2.2) nor
+ * followed by a digit or a dot and a digit (5.7.1.2, 4.3.1.0), so IP
+ * addresses, version numbers, timestamps, queue IDs and ports are not
+ * codes.  A basic code directly before it ("550 5.7.1", "550-5.7.1") is
+ * taken with it.  Returns true and sets *q and the span *at (from the
+ * basic code if any) on success.
+ */
+bool smtpcode_find_code(const char *s, size_t len, struct smtpcode_query *q,
+                        struct smtpcode_text *at);
+
+/* ---- Bounce messages ---- */
+
+enum smtpcode_mail_kind {
+	SMTPCODE_MAIL_OTHER,     /* not a bounce, nor a known kind of report */
+	SMTPCODE_MAIL_DSN,       /* RFC 3464 delivery status notification */
+	SMTPCODE_MAIL_BOUNCE,    /* a non-standard bounce (Exim, qmail,
+	                            Exchange NDR text, X-Failed-Recipients) */
+	SMTPCODE_MAIL_AUTOREPLY, /* an out-of-office or other auto-reply */
+	SMTPCODE_MAIL_FEEDBACK   /* an ARF feedback report (RFC 5965) */
+};
+
+/* One recipient of a bounce. */
+struct smtpcode_mail_recipient {
+	struct smtpcode_text recipient;  /* Final-Recipient's address, or the
+	                                    address a text bounce names */
+	struct smtpcode_text action;     /* failed, delayed, delivered,
+	                                    relayed, expanded; or absent */
+	struct smtpcode_text status;     /* Status: as written */
+	struct smtpcode_text diagnostic; /* Diagnostic-Code text after "smtp;",
+	                                    or the reply line a text bounce
+	                                    quotes */
+	struct smtpcode_text remote_mta; /* Remote-MTA, after "dns;" */
+	struct smtpcode_query status_code;     /* Status: parsed */
+	struct smtpcode_query diagnostic_code; /* the diagnostic's codes */
+};
+
+struct smtpcode_mail {
+	enum smtpcode_mail_kind kind;
+	struct smtpcode_text from, subject, reporting_mta;
+	struct smtpcode_mail_recipient *recipients; /* the caller's array */
+	size_t max;         /* its size */
+	size_t nrecipients; /* recipients found; those past max are counted
+	                       but not stored */
+};
+
+/*
+ * Parse an RFC 5322 message msg[0..len): headers (folded ones too), MIME
+ * parts to a bounded depth, quoted-printable and base64 bodies decoded
+ * into work[0..worksize) (worksize >= len always suffices), and the
+ * recipients of an RFC 3464 report or of a non-standard bounce.  Set
+ * m->recipients and m->max before the call.  Returns 0, or -1 when the
+ * work buffer was too small (what fitted is still parsed).  Spans point
+ * into msg or work.  Never reads past len; no allocation.
+ */
+int smtpcode_mail_parse(const char *msg, size_t len, char *work,
+                        size_t worksize, struct smtpcode_mail *m);
+
 /* Iterate the whole table in key order: basic codes, enhanced codes by
  * subject, detail and class (X first), then categories. */
 size_t smtpcode_table_size(void);
