@@ -18,8 +18,19 @@ enum field_id {
 	F_SOURCES, F_WARNINGS, NFIELDS
 };
 
+/* Where a record from a log or a message came from, and what it said. */
+struct origin {
+	const char *file;
+	unsigned long line;  /* logs: the line number; 0 for messages */
+	long index;          /* messages: the recipient's index; -1 for logs */
+	struct smtpcode_text recipient, domain, relay, stage, status;
+	struct smtpcode_text seen_basic, seen_enhanced, dsn, reply;
+	const char *verdict_from; /* which code the verdict rests on */
+};
+
 /* One result to show: a lookup, an entry of a list, or a category row. */
 struct row {
+	const struct origin *origin;        /* records only, else NULL */
 	const char *input;                  /* what the user typed, or NULL */
 	const struct smtpcode_result *r;    /* NULL for a category row */
 	const struct smtpcode_entry *entry; /* the answer, or NULL if unknown */

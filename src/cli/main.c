@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "fields.h"
+#include "logs.h"
+#include "mails.h"
 #include "output.h"
 #include "render.h"
 
@@ -20,7 +22,8 @@ enum exit_status { EXIT_FOUND = 0, EXIT_UNKNOWN = 1, EXIT_ERROR = 2 };
 
 enum mode { MODE_TEXT, MODE_JSON, MODE_TSV, MODE_FIELD, MODE_BRIEF,
             MODE_QUIET };
-enum action { ACT_LOOKUP, ACT_LIST, ACT_SEARCH, ACT_PROVIDERS };
+enum action { ACT_LOOKUP, ACT_LIST, ACT_SEARCH, ACT_PROVIDERS, ACT_ANNOTATE,
+              ACT_EXTRACT, ACT_SUMMARY, ACT_MAIL };
 
 struct options {
 	enum mode mode;
@@ -36,6 +39,8 @@ static const char usage_text[] =
     "usage: smtpcode [OPTIONS] CODE|REPLY...\n"
     "       smtpcode -l|--list [PATTERN]     every code, or those matching 5.7.*, 4xx\n"
     "       smtpcode -s|--search WORDS...    codes whose texts hold all WORDS\n"
+    "       smtpcode --annotate|--extract|--summary [FILE...]   read mail logs\n"
+    "       smtpcode --mail [FILE...]        explain bounce messages\n"
     "       smtpcode --providers             the providers and their entry counts\n"
     "Explain SMTP reply codes: basic (452), enhanced (4.3.1, X.3.1), a pasted\n"
     "reply (\"452 4.3.1 Insufficient system storage\"), or a pattern (5.7.*).\n"
@@ -124,6 +129,13 @@ static void emit(const struct options *o, const struct row *w,
 	case MODE_BRIEF: render_brief(w); break;
 	case MODE_QUIET: break;
 	}
+}
+
+/* How records from logs and messages are written. */
+static enum record_format record_format(const struct options *o)
+{
+	return o->mode == MODE_JSON ? RECORD_JSON
+	     : o->mode == MODE_TSV ? RECORD_TSV : RECORD_TEXT;
 }
 
 /* An entry of a list or a search. */
@@ -273,6 +285,10 @@ int main(int argc, char **argv)
 	    {"search", no_argument, NULL, 's'},
 	    {"provider", required_argument, NULL, 'p'},
 	    {"providers", no_argument, NULL, 'P'},
+	    {"annotate", no_argument, NULL, 'A'},
+	    {"extract", no_argument, NULL, 'E'},
+	    {"summary", no_argument, NULL, 'S'},
+	    {"mail", no_argument, NULL, 'M'},
 	    {"color", required_argument, NULL, 'C'},
 	    {"colour", required_argument, NULL, 'C'},
 	    {"width", required_argument, NULL, 'w'},
@@ -298,6 +314,10 @@ int main(int argc, char **argv)
 		case 'l': o.action = ACT_LIST; break;
 		case 's': o.action = ACT_SEARCH; break;
 		case 'P': o.action = ACT_PROVIDERS; break;
+		case 'A': o.action = ACT_ANNOTATE; break;
+		case 'E': o.action = ACT_EXTRACT; break;
+		case 'S': o.action = ACT_SUMMARY; break;
+		case 'M': o.action = ACT_MAIL; break;
 		case 'f':
 			if ((f = field_parse(optarg)) < 0)
 				return usage_error("unknown field '%s' (expected a JSON "
@@ -369,6 +389,21 @@ int main(int argc, char **argv)
 			return usage_error("%s", "--search needs words to look for");
 		status = search(&o, argv, argc);
 		break;
+	case ACT_ANNOTATE:
+	case ACT_EXTRACT:
+	case ACT_SUMMARY: {
+		struct log_options lo = {
+		    o.action == ACT_ANNOTATE ? LOG_ANNOTATE
+		    : o.action == ACT_EXTRACT ? LOG_EXTRACT : LOG_SUMMARY,
+		    record_format(&o), o.provider};
+		status = read_logs(&lo, argc, argv) ? EXIT_ERROR : EXIT_FOUND;
+		break;
+	}
+	case ACT_MAIL: {
+		struct mail_options mo = {record_format(&o), o.provider};
+		status = read_mails(&mo, argc, argv) ? EXIT_ERROR : EXIT_FOUND;
+		break;
+	}
 	case ACT_LOOKUP:
 	default:
 		if (argc == 0) {

@@ -11,7 +11,7 @@
 #include "render.h"
 #include "utf8.h"
 
-static void json_string(const char *s)
+void json_plain(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t n = strlen(s);
@@ -46,7 +46,7 @@ static void json_string(const char *s)
 static void json_string_or_null(const char *s)
 {
 	if (s && *s)
-		json_string(s);
+		json_plain(s);
 	else
 		out_str("null");
 }
@@ -54,7 +54,7 @@ static void json_string_or_null(const char *s)
 static void json_member(const char *key, const char *value, int first)
 {
 	out_str(first ? "{" : ",");
-	json_string(key);
+	json_plain(key);
 	out_str(":");
 	json_string_or_null(value);
 }
@@ -68,7 +68,7 @@ static void json_list(const struct smtpcode_entry *e, const struct value *v)
 		if (i)
 			out_str(",");
 		if (v->type == V_LIST) {
-			json_string(v->list == SMTPCODE_BASIC ? it.key : it.text);
+			json_plain(v->list == SMTPCODE_BASIC ? it.key : it.text);
 			continue;
 		}
 		json_member(v->type == V_FIXES ? "who" : "code", it.key, 1);
@@ -94,16 +94,67 @@ static void json_provider(const struct smtpcode_match *m)
 	               ? "true" : "false");
 }
 
+/* A span of the input: a string, or null when absent. */
+static void json_text(const char *key, struct smtpcode_text t)
+{
+	char buf[4096];
+	size_t n = t.len < sizeof buf - 1 ? t.len : sizeof buf - 1;
+	memcpy(buf, t.s ? t.s : "", n);
+	buf[n] = '\0';
+	/* A NUL inside the span would end the string early: show it. */
+	for (size_t i = 0; i < n; i++)
+		if (buf[i] == '\0')
+			buf[i] = ' ';
+	out_str(",");
+	json_plain(key);
+	out_str(":");
+	json_string_or_null(t.len ? buf : NULL);
+}
+
+/* Where a record came from, and the codes exactly as seen. */
+static void json_origin(const struct origin *o)
+{
+	out_str("{\"file\":");
+	json_plain(o->file);
+	if (o->index < 0)
+		out_printf(",\"line\":%lu,\"index\":null", o->line);
+	else
+		out_printf(",\"line\":null,\"index\":%ld", o->index);
+	json_text("recipient", o->recipient);
+	json_text("domain", o->domain);
+	json_text("relay", o->relay);
+	json_text("stage", o->stage);
+	json_text("status", o->status);
+	json_text("seen_basic", o->seen_basic);
+	json_text("seen_enhanced", o->seen_enhanced);
+	json_text("dsn", o->dsn);
+	json_text("reply", o->reply);
+	out_str(",\"verdict_from\":");
+	json_string_or_null(o->verdict_from);
+}
+
+/* A record's verdict: the lookup's keys but the long texts, which a
+ * lookup of the code gives. */
+static bool in_record(enum field_id f)
+{
+	return f != F_INPUT && f != F_BASIC && f != F_MEANING &&
+	       f != F_CAUSES && f != F_FIXES && f != F_RELATED && f != F_SOURCES;
+}
+
 void render_json(const struct row *w)
 {
+	if (w->origin)
+		json_origin(w->origin);
 	for (int f = 0; f < NFIELDS; f++) {
 		struct value v = field_value(w, (enum field_id)f);
-		out_str(f ? "," : "{");
-		json_string(field_name((enum field_id)f));
+		if (w->origin && !in_record((enum field_id)f))
+			continue;
+		out_str(f || w->origin ? "," : "{");
+		json_plain(field_name((enum field_id)f));
 		out_str(":");
 		switch (v.type) {
 		case V_NULL: out_str("null"); break;
-		case V_STRING: json_string(v.s); break;
+		case V_STRING: json_plain(v.s); break;
 		case V_BOOL: out_str(v.b ? "true" : "false"); break;
 		case V_LIST:
 		case V_FIXES:
@@ -113,7 +164,7 @@ void render_json(const struct row *w)
 			out_str("[");
 			for (size_t i = 0; i < w->nwarnings; i++) {
 				out_str(i ? "," : "");
-				json_string(w->warnings[i]);
+				json_plain(w->warnings[i]);
 			}
 			out_str("]");
 			break;

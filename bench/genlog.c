@@ -1,0 +1,119 @@
+/*
+ * genlog: write a realistic mail log of about SIZE bytes to stdout, for
+ * the benchmarks and the log tests.  Deterministic: the same SIZE and SEED
+ * give the same log.  Lines mix Postfix deliveries (sent, deferred,
+ * bounced, with the replies of Gmail, Microsoft, Yahoo and plain servers),
+ * smtpd rejects, connection noise without codes, Exim and Sendmail lines.
+ *
+ * usage: genlog SIZE[k|M|G] [SEED]
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t state = 88172645463325252u;
+
+static uint32_t next(void)
+{
+	state ^= state << 13; /* xorshift64 */
+	state ^= state >> 7;
+	state ^= state << 17;
+	return (uint32_t)(state >> 32);
+}
+
+static const char *pick(const char *const *v, size_t n)
+{
+	return v[next() % n];
+}
+
+#define PICK(v) pick(v, sizeof v / sizeof *v)
+
+static const char *const domains[] = {
+	"gmail.com", "outlook.com", "yahoo.com", "example.com", "example.net",
+	"example.org", "corp.example", "mail.example.de", "hotmail.com",
+	"icloud.com", "gmx.net", "shop.example", "lists.example.org",
+};
+
+static const char *const replies[] = {
+	"dsn=4.3.1, status=deferred (host %s[192.0.2.%u] said: 452 4.3.1 Insufficient system storage (in reply to RCPT TO command))",
+	"dsn=5.1.1, status=bounced (host %s[192.0.2.%u] said: 550 5.1.1 <%s>: Recipient address rejected: User unknown in virtual mailbox table (in reply to RCPT TO command))",
+	"dsn=4.2.2, status=deferred (host %s[192.0.2.%u] said: 452 4.2.2 The recipient's inbox is out of storage space. Please direct the recipient to https://support.google.com/mail/?p=OverQuotaTemp - gsmtp (in reply to RCPT TO command))",
+	"dsn=5.7.26, status=bounced (host %s[192.0.2.%u] said: 550-5.7.26 This mail has been blocked because the sender is unauthenticated. 550-5.7.26 Gmail requires all senders to authenticate with either SPF or DKIM. 550 5.7.26 For instructions see https://support.google.com/mail/answer/81126 - gsmtp (in reply to end of DATA command))",
+	"dsn=4.7.0, status=deferred (host %s[192.0.2.%u] said: 421 4.7.0 [TSS04] Messages from 198.51.100.7 temporarily deferred due to unexpected volume or user complaints - 4.16.55.1; see https://postmaster.yahooinc.com/error-codes (in reply to MAIL FROM command))",
+	"dsn=5.4.1, status=bounced (host %s[192.0.2.%u] said: 550 5.4.1 Recipient address rejected: Access denied. For more information see https://aka.ms/EXOSmtpErrors [DM6NAM11FT012.eop-nam11.prod.protection.outlook.com 2024-05-01T10:00:00.000Z] (in reply to RCPT TO command))",
+	"dsn=2.0.0, status=sent (250 2.0.0 Ok: queued as 4VbNq91XyZz1x)",
+	"dsn=2.0.0, status=sent (250 2.0.0 OK 1714557600 x12si123456qkl.123 - gsmtp)",
+	"dsn=4.4.1, status=deferred (connect to %s[192.0.2.%u]:25: Connection timed out)",
+	"dsn=5.2.2, status=bounced (host %s[192.0.2.%u] said: 552 5.2.2 <%s>: Mailbox full (in reply to end of DATA command))",
+};
+
+static const char *const noise[] = {
+	"postfix/smtpd[%u]: connect from unknown[203.0.113.%u]",
+	"postfix/smtpd[%u]: disconnect from unknown[203.0.113.%u] ehlo=1 mail=1 rcpt=1 data=1 quit=1 commands=5",
+	"postfix/qmgr[%u]: 4VbNq91XyZz%u: from=<newsletter@shop.example>, size=48213, nrcpt=1 (queue active)",
+	"postfix/cleanup[%u]: 4VbNq91XyZz%u: message-id=<20240501100000.12345@shop.example>",
+	"dovecot: imap-login: Login: user=<someone@example.com>, method=PLAIN, rip=203.0.113.%u, lip=192.0.2.%u, TLS",
+};
+
+static void line(char *buf, size_t size, unsigned long n)
+{
+	char to[64], host[64];
+	const char *d = PICK(domains);
+	unsigned u = next() % 250;
+	int len = snprintf(buf, size, "May  1 10:%02lu:%02lu mx1 ", n / 60 % 60,
+	                   n % 60);
+	snprintf(to, sizeof to, "user%u@%s", next() % 5000, d);
+	snprintf(host, sizeof host, "mx%u.%s", u % 3, d);
+	switch (next() % 10) {
+	case 0:
+	case 1:
+	case 2: /* noise without a code */
+		len += snprintf(buf + len, size - (size_t)len, PICK(noise),
+		                next() % 30000, u);
+		break;
+	case 3:
+		len += snprintf(buf + len, size - (size_t)len,
+		                "postfix/smtpd[%u]: NOQUEUE: reject: RCPT from "
+		                "unknown[203.0.113.%u]: 554 5.7.1 <%s>: Relay access "
+		                "denied; from=<a@example.org> to=<%s> proto=ESMTP "
+		                "helo=<x>", next() % 30000, u, to, to);
+		break;
+	default: {
+		char reply[600];
+		snprintf(reply, sizeof reply, PICK(replies), host, u, to);
+		len += snprintf(buf + len, size - (size_t)len,
+		                "postfix/smtp[%u]: 4VbNq91XyZz%u: to=<%s>, "
+		                "relay=%s[192.0.2.%u]:25, delay=1.2, "
+		                "delays=0.1/0/0.5/0.6, %s", next() % 30000, u, to,
+		                host, u, reply);
+	}
+	}
+	(void)len;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long long size, written = 0;
+	unsigned long n = 0;
+	char *end, buf[2048];
+
+	if (argc < 2) {
+		fputs("usage: genlog SIZE[k|M|G] [SEED]\n", stderr);
+		return 2;
+	}
+	size = strtoull(argv[1], &end, 10);
+	size <<= *end == 'k' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
+	if (argc > 2)
+		state ^= strtoull(argv[2], NULL, 10) * 2654435761u;
+	while (written < size) {
+		size_t len;
+		line(buf, sizeof buf - 1, n++);
+		len = strlen(buf);
+		buf[len++] = '\n';
+		if (fwrite(buf, 1, len, stdout) != len)
+			return 1;
+		written += len;
+	}
+	return fclose(stdout) != 0;
+}

@@ -1,0 +1,184 @@
+/*
+ * --mail: explain bounce messages.  Each file is read whole and parsed by
+ * the library; each failed recipient gets its code, the reply that came
+ * with it, and the full verdict, which rests on the DSN's Status: unless
+ * that is generic (X.0.0) and the diagnostic is specific.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input.h"
+#include "logs.h"
+#include "mails.h"
+#include "output.h"
+#include "render.h"
+
+#define MAX_RECIPIENTS 256
+
+static const char *kind_name(enum smtpcode_mail_kind k)
+{
+	switch (k) {
+	case SMTPCODE_MAIL_DSN: return "delivery status notification (RFC 3464)";
+	case SMTPCODE_MAIL_BOUNCE: return "bounce (non-standard format)";
+	case SMTPCODE_MAIL_AUTOREPLY: return "not a bounce: an automatic reply";
+	case SMTPCODE_MAIL_FEEDBACK:
+		return "not a bounce: a feedback report (RFC 5965)";
+	case SMTPCODE_MAIL_OTHER: break;
+	}
+	return "not a bounce";
+}
+
+static const char *kind_id(enum smtpcode_mail_kind k)
+{
+	static const char *const ids[] = {"other", "dsn", "bounce", "autoreply",
+	                                  "feedback"};
+	return ids[k];
+}
+
+static bool generic(const struct smtpcode_query *q)
+{
+	return q->enhanced && q->subject == 0 && q->detail == 0;
+}
+
+/* The code the verdict rests on, and the query for it. */
+static const char *choose(const struct smtpcode_mail_recipient *m,
+                          struct smtpcode_query *q)
+{
+	const struct smtpcode_query *s = &m->status_code, *d = &m->diagnostic_code;
+	if (s->enhanced && !(generic(s) && d->enhanced && !generic(d))) {
+		*q = *s;
+		if (d->basic && d->cls == s->cls)
+			q->basic = d->basic;
+		return "status";
+	}
+	*q = *d;
+	return s->enhanced ? "diagnostic (the Status: field is generic)"
+	                   : "diagnostic";
+}
+
+static void recipient_header(const struct origin *o,
+                             const struct smtpcode_mail_recipient *m, long i)
+{
+	out_printf("Recipient %ld: ", i + 1);
+	out_escaped(stdout, o->recipient.s, o->recipient.len);
+	out_str("\n");
+	if (m->action.len) {
+		out_str("  Action     ");
+		out_escaped(stdout, m->action.s, m->action.len);
+		out_str("\n");
+	}
+	if (m->status.len) {
+		out_str("  Status     ");
+		out_escaped(stdout, m->status.s, m->status.len);
+		out_str("\n");
+	}
+	if (m->diagnostic.len)
+		out_para_untrusted("  Reply      ", 13, m->diagnostic.s,
+		                   m->diagnostic.len);
+	if (m->remote_mta.len) {
+		out_str("  Remote MTA ");
+		out_escaped(stdout, m->remote_mta.s, m->remote_mta.len);
+		out_str("\n");
+	}
+	out_printf("  Verdict    rests on the %s\n\n", o->verdict_from);
+}
+
+static struct smtpcode_text domain_of(struct smtpcode_text addr)
+{
+	struct smtpcode_text d = {NULL, 0};
+	const char *at = addr.len ? memchr(addr.s, '@', addr.len) : NULL;
+	if (at) {
+		d.s = at + 1;
+		d.len = (size_t)(addr.s + addr.len - d.s);
+	}
+	return d;
+}
+
+static void explain(const char *file, const struct mail_options *o,
+                    const struct smtpcode_mail *mail, long i)
+{
+	const struct smtpcode_mail_recipient *m = &mail->recipients[i];
+	struct smtpcode_query q;
+	struct smtpcode_result r;
+	struct origin org;
+	struct row w;
+
+	memset(&org, 0, sizeof org);
+	org.file = file;
+	org.index = i;
+	org.recipient = m->recipient;
+	org.domain = domain_of(m->recipient);
+	org.relay = m->remote_mta;
+	org.status = m->action;
+	org.dsn = m->status;
+	org.reply = m->diagnostic;
+	org.verdict_from = choose(m, &q);
+	smtpcode_resolve(&q, m->diagnostic.s, m->diagnostic.len, o->provider, &r);
+	row_of_result(&w, &r, NULL);
+	w.origin = &org;
+	if (o->format != RECORD_TEXT) {
+		render_record(o->format, &w);
+		return;
+	}
+	recipient_header(&org, m, i);
+	if (q.basic || q.enhanced)
+		render_text(&r, m->diagnostic.s ? m->diagnostic.s : "");
+	else
+		out_str("  (no code for this recipient)\n");
+	out_str("\n");
+}
+
+static int read_mail(const char *path, const struct mail_options *o)
+{
+	static struct smtpcode_mail_recipient recipients[MAX_RECIPIENTS];
+	struct smtpcode_mail mail;
+	const char *file = strcmp(path, "-") == 0 ? "(standard input)" : path;
+	char *msg, *work;
+	size_t len;
+
+	if (read_whole(path, &msg, &len) != 0)
+		return -1;
+	work = malloc(len + 1);
+	if (!work) {
+		input_error(path, "out of memory");
+		free(msg);
+		return -1;
+	}
+	memset(&mail, 0, sizeof mail);
+	mail.recipients = recipients;
+	mail.max = MAX_RECIPIENTS;
+	smtpcode_mail_parse(msg, len, work, len + 1, &mail);
+	if (o->format == RECORD_JSON && mail.nrecipients == 0) {
+		out_str("{\"file\":");
+		json_plain(file);
+		out_printf(",\"message_kind\":\"%s\",\"recipients\":0}\n",
+		           kind_id(mail.kind));
+	} else if (o->format == RECORD_TEXT) {
+		out_escaped(stdout, file, strlen(file));
+		out_printf(": %s, %zu recipient%s\n\n", kind_name(mail.kind),
+		           mail.nrecipients, mail.nrecipients == 1 ? "" : "s");
+	}
+	for (size_t i = 0; i < mail.nrecipients && i < mail.max; i++)
+		explain(file, o, &mail, (long)i);
+	if (mail.nrecipients > mail.max && o->format == RECORD_TEXT)
+		out_printf("(%zu more recipients not shown)\n",
+		           mail.nrecipients - mail.max);
+	free(work);
+	free(msg);
+	return 0;
+}
+
+int read_mails(const struct mail_options *o, int nfiles, char **files)
+{
+	static char *stdin_only[] = {"-"};
+	int status = 0;
+	if (nfiles == 0) {
+		nfiles = 1;
+		files = stdin_only;
+	}
+	for (int i = 0; i < nfiles; i++)
+		if (read_mail(files[i], o) != 0)
+			status = -1;
+	return status;
+}

@@ -1,0 +1,16 @@
+/* --mail: explain bounce messages; see mails.c. */
+#ifndef SMTPCODE_MAILS_H
+#define SMTPCODE_MAILS_H
+
+#include "smtpcode.h"
+
+struct mail_options {
+	int format; /* enum record_format */
+	const struct smtpcode_entry *provider;
+};
+
+/* Explain each message file ("-" or none: standard input).  Returns 0, or
+ * -1 when a file could not be read (reported; the others are read). */
+int read_mails(const struct mail_options *o, int nfiles, char **files);
+
+#endif

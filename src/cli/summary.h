@@ -1,0 +1,20 @@
+/* --summary: counts by code and by recipient domain; see summary.c. */
+#ifndef SMTPCODE_SUMMARY_H
+#define SMTPCODE_SUMMARY_H
+
+#include <stdbool.h>
+
+#include "smtpcode.h"
+
+struct summary;
+
+/* A new, empty summary; NULL (reported) when memory runs out. */
+struct summary *summary_new(void);
+/* One line: q is its code, or NULL for a line without one. */
+void summary_add(struct summary *s, const struct smtpcode_query *q,
+                 struct smtpcode_text recipient, struct smtpcode_text domain,
+                 struct smtpcode_text status);
+void summary_render(const struct summary *s, bool json);
+void summary_free(struct summary *s);
+
+#endif
