@@ -3,6 +3,7 @@
  * and picking that provider's entry for the code by the reply's phrases.
  * Bounded searches over the caller's text; no allocation.
  */
+#define _GNU_SOURCE /* memmem */
 #include <string.h>
 
 #include "table.h"
@@ -39,14 +40,12 @@ static int contains(const char *s, size_t n, const char *needle, int nocase)
 	const unsigned char *p = (const unsigned char *)needle;
 	if (m == 0 || m > n)
 		return 0;
+	if (!nocase)
+		return memmem(s, n, needle, m) != NULL;
 	for (size_t i = 0; i + m <= n; i++) {
 		size_t k = 0;
-		if (nocase)
-			while (k < m && fold(h[i + k]) == fold(p[k]))
-				k++;
-		else
-			while (k < m && h[i + k] == p[k])
-				k++;
+		while (k < m && fold(h[i + k]) == fold(p[k]))
+			k++;
 		if (k == m)
 			return 1;
 	}

@@ -38,6 +38,12 @@ void out_str(const char *s)
 	fputs(s, stdout);
 }
 
+void out_write(const char *s, size_t n)
+{
+	if (n)
+		fwrite(s, 1, n, stdout);
+}
+
 void out_printf(const char *fmt, ...)
 {
 	va_list ap;

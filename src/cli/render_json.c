@@ -14,17 +14,23 @@
 void json_plain(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	size_t n = strlen(s);
+	size_t n = strlen(s), run = 0;
 	out_str("\"");
 	for (size_t i = 0; i < n;) {
-		size_t k = utf8_len(p + i, n - i);
 		unsigned char c = p[i];
-		if (k == 0) {
-			out_str("\\ufffd");
+		size_t k;
+		/* Plain printable ASCII is written in runs, not byte by byte. */
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
 			i++;
+			run++;
 			continue;
 		}
-		if (c == '"')
+		out_write(s + i - run, run);
+		run = 0;
+		k = c < 0x80 ? 1 : utf8_len(p + i, n - i);
+		if (k == 0)
+			out_str("\\ufffd");
+		else if (c == '"')
 			out_str("\\\"");
 		else if (c == '\\')
 			out_str("\\\\");
@@ -37,9 +43,10 @@ void json_plain(const char *s)
 		else if (c < 0x20 || c == 0x7f)
 			out_printf("\\u%04x", c);
 		else
-			out_printf("%.*s", (int)k, (const char *)p + i);
-		i += k;
+			out_write(s + i, k);
+		i += k ? k : 1;
 	}
+	out_write(s + n - run, run);
 	out_str("\"");
 }
 
