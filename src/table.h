@@ -57,6 +57,22 @@ void table_match(const struct smtpcode_query *q, const char *input,
                  size_t len, const struct smtpcode_entry *provider,
                  struct smtpcode_match *m);
 
+/* The providers' markers, by their first two bytes, so a reply is
+ * scanned once for all of them: a bit per byte pair in table_bigrams,
+ * then the markers of that pair, sorted by it. */
+struct table_marker {
+	uint16_t bigram;   /* first byte << 8 | second byte */
+	uint16_t provider; /* the provider's ordinal, from 1 */
+	uint32_t text;     /* pool offset of the marker */
+};
+
+extern const uint8_t table_bigrams[8192];
+extern const struct table_marker table_markers[];
+extern const size_t table_nmarkers;
+/* Index of the first provider in table_entries; provider p is at
+ * table_provider_first + p - 1. */
+extern const size_t table_provider_first;
+
 extern const char table_pool[];
 extern const struct table_item table_items[];
 extern const struct smtpcode_entry table_entries[];

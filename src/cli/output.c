@@ -3,10 +3,13 @@
  * reported at exit, paragraphs wrapped to a width, and control characters
  * from untrusted text made visible instead of reaching the terminal.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "output.h"
 
@@ -33,36 +36,120 @@ const char *out_sgr(enum sgr s)
 	return color ? seq[s] : "";
 }
 
-void out_str(const char *s)
+/*
+ * Our own buffer over write(2) rather than stdio: output is the hot path
+ * of the log modes, and a failed write must be seen, remembered and
+ * reported at the end, however much came after it.
+ */
+static char obuf[1 << 16];
+static size_t olen;
+static int oerr; /* errno of the first failed write */
+
+static void write_all(const char *s, size_t n)
 {
-	fputs(s, stdout);
+	while (n && !oerr) {
+		ssize_t w = write(STDOUT_FILENO, s, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			oerr = errno;
+			return;
+		}
+		s += w;
+		n -= (size_t)w;
+	}
+}
+
+static void flush_buffer(void)
+{
+	write_all(obuf, olen);
+	olen = 0;
 }
 
 void out_write(const char *s, size_t n)
 {
-	if (n)
-		fwrite(s, 1, n, stdout);
+	if (n > sizeof obuf - olen) {
+		flush_buffer();
+		if (n > sizeof obuf) {
+			write_all(s, n);
+			return;
+		}
+	}
+	memcpy(obuf + olen, s, n);
+	olen += n;
+}
+
+void out_str(const char *s)
+{
+	out_write(s, strlen(s));
+}
+
+static void out_char(char c)
+{
+	if (olen == sizeof obuf)
+		flush_buffer();
+	obuf[olen++] = c;
 }
 
 void out_printf(const char *fmt, ...)
 {
 	va_list ap;
+	int n;
 	va_start(ap, fmt);
-	vfprintf(stdout, fmt, ap);
+	n = vsnprintf(obuf + olen, sizeof obuf - olen, fmt, ap);
 	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof obuf - olen) {
+		olen += (size_t)n;
+		return;
+	}
+	/* It did not fit: flush, and format again into the whole buffer,
+	 * or (longer than that) into memory of its own. */
+	flush_buffer();
+	if ((size_t)n < sizeof obuf) {
+		va_start(ap, fmt);
+		vsnprintf(obuf, sizeof obuf, fmt, ap);
+		va_end(ap);
+		olen = (size_t)n;
+	} else {
+		char *big = malloc((size_t)n + 1);
+		if (!big) {
+			oerr = ENOMEM;
+			return;
+		}
+		va_start(ap, fmt);
+		vsnprintf(big, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+		write_all(big, (size_t)n);
+		free(big);
+	}
 }
 
-/* Write s[0..n) with control characters and DEL shown as \xHH, and
- * invalid UTF-8 bytes likewise, so no escape sequence reaches a terminal. */
 void out_escaped(FILE *fp, const char *s, size_t n)
 {
+	size_t run = 0;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
-		if (c < 0x20 || c == 0x7f)
-			fprintf(fp, "\\x%02x", c);
-		else
-			putc(c, fp);
+		char hex[8];
+		if (c >= 0x20 && c != 0x7f) {
+			run++;
+			continue;
+		}
+		snprintf(hex, sizeof hex, "\\x%02x", c);
+		if (fp == stdout) {
+			out_write(s + i - run, run);
+			out_str(hex);
+		} else {
+			fwrite(s + i - run, 1, run, fp);
+			fputs(hex, fp);
+		}
+		run = 0;
 	}
+	if (fp == stdout)
+		out_write(s + n - run, run);
+	else
+		fwrite(s + n - run, 1, run, fp);
 }
 
 static void put_safe(const char *s, size_t n)
@@ -89,7 +176,7 @@ static size_t columns(const char *s, size_t n)
 static void indent_by(unsigned n)
 {
 	while (n--)
-		putchar(' ');
+		out_char(' ');
 }
 
 /*
@@ -112,7 +199,7 @@ void out_para(const char *lead, unsigned indent, const char *text)
 		size_t n = strcspn(p, " \n"), w = columns(p, n);
 		if (n == 0) {
 			if (*p == '\n') {
-				putchar('\n');
+				out_char('\n');
 				indent_by(indent);
 				col = indent;
 				fresh = 1;
@@ -121,13 +208,13 @@ void out_para(const char *lead, unsigned indent, const char *text)
 			continue;
 		}
 		if (!fresh && width && col + 1 + w > width) {
-			putchar('\n');
+			out_char('\n');
 			indent_by(indent);
 			col = indent;
 			fresh = 1;
 		}
 		if (!fresh) {
-			putchar(' ');
+			out_char(' ');
 			col++;
 		}
 		put_safe(p, n);
@@ -135,7 +222,7 @@ void out_para(const char *lead, unsigned indent, const char *text)
 		p += n;
 		fresh = 0;
 	}
-	putchar('\n');
+	out_char('\n');
 }
 
 /* Like out_para for text of known length from the input (not the table). */
@@ -151,7 +238,7 @@ void out_para_untrusted(const char *lead, unsigned indent, const char *s,
 		out_str(lead);
 		indent_by(indent > strlen(lead) ? indent - (unsigned)strlen(lead) : 0);
 		put_safe(s, k);
-		putchar('\n');
+		out_char('\n');
 	} else {
 		out_para(lead, indent, buf);
 	}
@@ -161,6 +248,10 @@ void out_para_untrusted(const char *lead, unsigned indent, const char *s,
 
 int out_finish(void)
 {
-	int bad = fflush(stdout) != 0 || ferror(stdout);
-	return fclose(stdout) != 0 || bad;
+	flush_buffer();
+	if (!oerr && close(STDOUT_FILENO) != 0 && errno != EBADF)
+		oerr = errno;
+	if (oerr)
+		errno = oerr;
+	return oerr != 0;
 }

@@ -203,6 +203,56 @@ static void write_entry(FILE *out, const struct smtpcode_entry *e,
 	fprintf(out, "}}, /* %s */\n", comment);
 }
 
+static int by_bigram(const void *a, const void *b)
+{
+	const struct table_marker *x = a, *y = b;
+	if (x->bigram != y->bigram)
+		return x->bigram < y->bigram ? -1 : 1;
+	return x->provider < y->provider ? -1 : x->provider > y->provider;
+}
+
+/* The index of the providers' markers by their first two bytes. */
+static void write_markers(FILE *out, const struct smtpcode_entry *entries)
+{
+	static uint8_t bigrams[8192];
+	struct table_marker *m = NULL;
+	size_t n = 0, first = nrecords;
+
+	for (size_t i = 0; i < nrecords; i++) {
+		const struct smtpcode_entry *e = &entries[i];
+		if (records[i].kind != R_PROVIDER_DEF)
+			continue;
+		if (first == nrecords)
+			first = i;
+		for (unsigned k = 0; k < e->count[SMTPCODE_MATCHES]; k++) {
+			const struct table_item *it = &items[e->first[SMTPCODE_MATCHES] + k];
+			const unsigned char *t = (const unsigned char *)pool.s + it->text;
+			m = xrealloc(m, (n + 1) * sizeof *m);
+			m[n].bigram = (uint16_t)(t[0] << 8 | t[1]);
+			m[n].provider = (uint16_t)(e->key & 0xffff);
+			if (m[n].provider > 64) /* the library's hit mask is 64 bits */
+				fail(records[i].file, records[i].line, "more than 64 "
+				     "providers");
+			m[n].text = it->text;
+			bigrams[m[n].bigram / 8] |= (uint8_t)(1u << (m[n].bigram % 8));
+			n++;
+		}
+	}
+	if (n)
+		qsort(m, n, sizeof *m, by_bigram);
+	fputs("\nconst uint8_t table_bigrams[8192] = {", out);
+	for (size_t i = 0; i < sizeof bigrams; i++)
+		fprintf(out, "%s%u", i % 32 ? "," : (i ? ",\n\t" : "\n\t"),
+		        bigrams[i]);
+	fputs("\n};\n\nconst struct table_marker table_markers[] = {\n", out);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "\t{0x%04x, %u, %lu},\n", m[i].bigram, m[i].provider,
+		        (unsigned long)m[i].text);
+	fprintf(out, "\t{0, 0, 0}\n};\n\nconst size_t table_nmarkers = %zu;\n"
+	        "const size_t table_provider_first = %zu;\n", n, first);
+	free(m);
+}
+
 int write_table(const char *path, const char *date)
 {
 	char tmp[4096];
@@ -256,6 +306,7 @@ int write_table(const char *path, const char *date)
 	for (size_t i = 0; i < nrecords; i++)
 		write_entry(out, &entries[i], records[i].codetext);
 	fprintf(out, "};\n\nconst size_t table_size = %zu;\n", nrecords);
+	write_markers(out, entries);
 	free(entries);
 	if (ferror(out) | fclose(out)) {
 		fprintf(stderr, "gentable: %s: write error\n", tmp);
