@@ -295,7 +295,8 @@ struct smtpcode_text {
 };
 
 enum smtpcode_log_format {
-	SMTPCODE_LOG_NONE,      /* no code found on the line */
+	SMTPCODE_LOG_NONE,      /* neither a known layout nor a code in free
+	                           text */
 	SMTPCODE_LOG_TEXT,      /* a code found in free text */
 	SMTPCODE_LOG_POSTFIX,   /* postfix/smtp, lmtp, local ... to=<>, status= */
 	SMTPCODE_LOG_SMTPD,     /* postfix/smtpd NOQUEUE: reject: ... */
@@ -303,40 +304,65 @@ enum smtpcode_log_format {
 	SMTPCODE_LOG_SENDMAIL   /* sendmail to=<>, dsn=, stat= */
 };
 
-/* What a delivery line of a mail log says. */
+/* What a delivery line of a mail log says.  Fields the line does not
+ * have are absent (len 0). */
 struct smtpcode_logline {
-	enum smtpcode_log_format format;
+	enum smtpcode_log_format format; /* set for a known layout even when
+	                                    it holds no code */
 	struct smtpcode_text recipient; /* user@example.com, without <> */
 	struct smtpcode_text domain;    /* its domain part */
-	struct smtpcode_text relay;     /* relay=, H=: the remote host */
-	struct smtpcode_text status;    /* sent, deferred, bounced, expired,
-	                                   reject (smtpd), failed/deferred
-	                                   (exim **, ==), sendmail's stat= word */
-	struct smtpcode_text stage;     /* "RCPT TO", "end of DATA", "MAIL FROM" */
-	struct smtpcode_text reply;     /* the remote reply, from its code on */
+	struct smtpcode_text relay;     /* relay=, H=: the remote host; smtpd:
+	                                   the client ("unknown[192.0.2.7]") */
+	struct smtpcode_text status;    /* sent, deferred, bounced, expired
+	                                   (postfix status=); reject,
+	                                   reject_warning, milter-reject
+	                                   (smtpd); sendmail's stat= text up to
+	                                   its ':' or '(' ("Deferred", "User
+	                                   unknown"); for exim ** and == the
+	                                   words failed and deferred, static
+	                                   strings: the one span that is not
+	                                   inside the input */
+	struct smtpcode_text stage;     /* the command answered, as written:
+	                                   "RCPT TO", "end of DATA", "MAIL
+	                                   FROM" (postfix, exim); smtpd's
+	                                   "RCPT", "END-OF-MESSAGE", cleanup's
+	                                   "header" */
+	struct smtpcode_text reply;     /* the remote reply, from its code on;
+	                                   absent when no code is in it */
 	struct smtpcode_text dsn;       /* the MTA's own dsn= field */
 	struct smtpcode_query code;     /* codes of the reply (or, for free
-	                                   text, the code found) */
-	struct smtpcode_query dsn_code; /* dsn= parsed; zeroed if absent */
+	                                   text, the code found); its text_off
+	                                   is relative to reply.s, so
+	                                   smtpcode_resolve(&l.code, l.reply.s,
+	                                   l.reply.len, ...) works */
+	struct smtpcode_query dsn_code; /* dsn= parsed; zeroed if absent or
+	                                   not a code; may differ from code */
 };
 
 /*
- * Parse one log line s[0..len) (without its newline; need not be
- * NUL-terminated; may hold any bytes).  Returns true when a code was
- * found (in the reply, the dsn= field or free text).  Every span lies
- * inside s.  No allocation; cost linear in len.
+ * Parse one log line s[0..len) (its newline may be included; need not be
+ * NUL-terminated; may hold any bytes).  Trailing white space, a CR
+ * included, is part of no field.  Returns true when a code was found (in
+ * the reply, the dsn= field or free text).  Every span lies inside s,
+ * except an exim status (see above).  No allocation; cost linear in len.
  */
 bool smtpcode_log_parse(const char *s, size_t len, struct smtpcode_logline *l);
 
 /*
  * Find the first enhanced status code in free text s[0..len), under the
- * policy against false positives: the code must stand alone, neither glued
- * to letters, digits or dots before it (10.5.7.1, v4.3.1, ID4.2.2) nor
- * followed by a digit or a dot and a digit (5.7.1.2, 4.3.1.0), so IP
- * addresses, version numbers, timestamps, queue IDs and ports are not
- * codes.  A basic code directly before it ("550 5.7.1", "550-5.7.1") is
- * taken with it.  Returns true and sets *q and the span *at (from the
- * basic code if any) on success.
+ * policy against false positives (stated in full in src/logline.c): the
+ * code must be 2, 4 or 5, a subject of one digit 0-7 and a detail of 1 to
+ * 3 digits, and stand alone: neither glued to letters, digits, '.', '/',
+ * '@' or '-' before it (10.5.7.1, v4.3.1, ID4.2.2), nor followed by a
+ * letter or digit, by '.', '-' or '/' and a letter or digit (5.7.1.2,
+ * 4.2.2-1), or by ':' and a digit (4.3.1:25); bytes >= 0x80 count as
+ * letters.  So IP addresses, version numbers, timestamps, queue IDs and
+ * ports are not codes.  A basic code directly before it ("550 5.7.1",
+ * "550-5.7.1") is taken with it.  Returns true and sets *q and the span *at, which starts at the
+ * code (at its basic code, if taken) and runs to the end of its line,
+ * trailing white space excluded; q's text_off is relative to at->s, and
+ * at->s + q->text_off is where to look for the next code.  Returns false
+ * with *q and *at zeroed when there is none.
  */
 bool smtpcode_find_code(const char *s, size_t len, struct smtpcode_query *q,
                         struct smtpcode_text *at);
@@ -344,32 +370,56 @@ bool smtpcode_find_code(const char *s, size_t len, struct smtpcode_query *q,
 /* ---- Bounce messages ---- */
 
 enum smtpcode_mail_kind {
-	SMTPCODE_MAIL_OTHER,     /* not a bounce, nor a known kind of report */
-	SMTPCODE_MAIL_DSN,       /* RFC 3464 delivery status notification */
-	SMTPCODE_MAIL_BOUNCE,    /* a non-standard bounce (Exim, qmail,
-	                            Exchange NDR text, X-Failed-Recipients) */
+	SMTPCODE_MAIL_OTHER,     /* not a bounce, nor a known kind of report
+	                            (never has recipients) */
+	SMTPCODE_MAIL_DSN,       /* RFC 3464 delivery status notification: a
+	                            message/delivery-status or
+	                            message/global-delivery-status part, or a
+	                            multipart/report saying so */
+	SMTPCODE_MAIL_BOUNCE,    /* a non-standard bounce (Postfix, Exim,
+	                            qmail, Sendmail text, Exchange NDR text,
+	                            Gmail, Yahoo, X-Failed-Recipients), or a
+	                            mailer daemon's delivery report in a form
+	                            not read (then without recipients) */
 	SMTPCODE_MAIL_AUTOREPLY, /* an out-of-office or other auto-reply */
-	SMTPCODE_MAIL_FEEDBACK   /* an ARF feedback report (RFC 5965) */
+	SMTPCODE_MAIL_FEEDBACK   /* an ARF feedback report (RFC 5965); no
+	                            recipients */
 };
 
-/* One recipient of a bounce. */
+/* One recipient of a bounce.  Texts are trimmed, and folded or wrapped
+ * lines are joined with single spaces. */
 struct smtpcode_mail_recipient {
-	struct smtpcode_text recipient;  /* Final-Recipient's address, or the
-	                                    address a text bounce names */
+	struct smtpcode_text recipient;  /* Final-Recipient's address (else
+	                                    Original-Recipient's), without
+	                                    "rfc822;" and <>, or the address a
+	                                    text bounce names */
 	struct smtpcode_text action;     /* failed, delayed, delivered,
-	                                    relayed, expanded; or absent */
-	struct smtpcode_text status;     /* Status: as written */
+	                                    relayed, expanded; or absent (text
+	                                    bounces) */
+	struct smtpcode_text status;     /* the Status: code as written,
+	                                    without a trailing comment */
 	struct smtpcode_text diagnostic; /* Diagnostic-Code text after "smtp;",
 	                                    or the reply line a text bounce
 	                                    quotes */
-	struct smtpcode_text remote_mta; /* Remote-MTA, after "dns;" */
-	struct smtpcode_query status_code;     /* Status: parsed */
-	struct smtpcode_query diagnostic_code; /* the diagnostic's codes */
+	struct smtpcode_text remote_mta; /* Remote-MTA, after "dns;", or the
+	                                    host a text bounce names */
+	struct smtpcode_query status_code;     /* Status: parsed; zeroed when
+	                                          absent or not a code */
+	struct smtpcode_query diagnostic_code; /* the diagnostic's codes: the
+	                                          reply it starts with, else
+	                                          the first code in it
+	                                          (smtpcode_find_code()); its
+	                                          text_off counts from
+	                                          diagnostic.s.  The DSN's
+	                                          Status may be generic (5.0.0)
+	                                          where this is specific */
 };
 
 struct smtpcode_mail {
 	enum smtpcode_mail_kind kind;
-	struct smtpcode_text from, subject, reporting_mta;
+	struct smtpcode_text from, subject; /* the message's own, unfolded */
+	struct smtpcode_text reporting_mta; /* Reporting-MTA after "dns;", or
+	                                       the host a text bounce names */
 	struct smtpcode_mail_recipient *recipients; /* the caller's array */
 	size_t max;         /* its size */
 	size_t nrecipients; /* recipients found; those past max are counted
@@ -377,13 +427,21 @@ struct smtpcode_mail {
 };
 
 /*
- * Parse an RFC 5322 message msg[0..len): headers (folded ones too), MIME
- * parts to a bounded depth, quoted-printable and base64 bodies decoded
- * into work[0..worksize) (worksize >= len always suffices), and the
- * recipients of an RFC 3464 report or of a non-standard bounce.  Set
- * m->recipients and m->max before the call.  Returns 0, or -1 when the
- * work buffer was too small (what fitted is still parsed).  Spans point
- * into msg or work.  Never reads past len; no allocation.
+ * Parse an RFC 5322 message msg[0..len) (CRLF or LF line ends; msg may be
+ * NULL when len is 0): headers (folded ones too), MIME parts nested up to
+ * 8 multiparts deep (deeper ones are not read; a missing close delimiter
+ * ends the part at the end of the message), quoted-printable and base64
+ * bodies decoded into work[0..worksize), and the recipients of an RFC 3464
+ * report or of a non-standard bounce.  A returned original message is
+ * never read for recipients.  Set m->recipients and m->max before the
+ * call (recipients may be NULL when max is 0).
+ *
+ * work, which must not overlap msg, is needed only to decode and to join
+ * folded lines; worksize >= len always suffices, and work may be NULL
+ * with worksize 0.  Returns 0, or -1 when the work buffer was too small:
+ * what fitted is still parsed, and text that did not fit is left as it
+ * is in msg (folded) or left out (encoded).  Spans point into msg or
+ * work.  Never reads past len; no allocation; cost linear in len.
  */
 int smtpcode_mail_parse(const char *msg, size_t len, char *work,
                         size_t worksize, struct smtpcode_mail *m);

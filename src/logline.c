@@ -1,24 +1,713 @@
-/* Mail log lines: being written (helper). */
+/*
+ * Mail log lines: Postfix delivery lines and smtpd/cleanup rejects, Exim
+ * "**" and "==" lines, Sendmail "to=" lines, and codes in any other text.
+ *
+ * Speed.  This runs over hundreds of megabytes of logs, so a line is never
+ * walked byte by byte with function calls.  Each layout is recognised by a
+ * marker found with find(), which runs memchr() over the marker's rarest
+ * byte and compares the rest only at its hits; each marker is looked for
+ * once, in one forward pass, and the few per-byte loops left only cross
+ * short tokens (a status word, a host name).  Everything is bounded by len
+ * and works on bytes: no NUL is needed or honoured, nothing is allocated,
+ * and <ctype.h> is not used, so neither the locale nor bytes >= 0x80 change
+ * a result.
+ *
+ * The policy of smtpcode_find_code() against false positives.  An
+ * enhanced code is taken from free text only when all of these hold:
+ *
+ * 1. Shape: class 2, 4 or 5; a dot; a subject of one digit 0-7 (the only
+ *    subjects RFC 3463 and the IANA registry define, so that versions such
+ *    as Exim 4.94.2, Postfix 2.11.3 or perl/5.36.0 are not codes); a dot;
+ *    a detail of 1 to 3 digits without a leading zero ("4.3.10" and
+ *    "5.7.708" are codes, "4.3.1000" and "5.7.01" are not, and neither is
+ *    a prefix of them).  The class-independent "X.7.1" is a notation of
+ *    documentation, never of a server, and is not taken.
+ *
+ * 2. Left edge: the start of the text, or a byte that is none of: an ASCII
+ *    letter or digit, '_', '.', '/', '@', '-', a byte >= 0x80.  So IP
+ *    addresses ("10.5.7.1", "192.5.7.100"), versions ("v4.3.1", "Postfix
+ *    3.5.7.1": its 5.7.1 follows a dot), queue IDs and hex ("ID4.2.2",
+ *    "4F2A.5.7.1"), numbers glued to digits ("14.3.1"), paths and names
+ *    ("perl/5.36.0", "lib-4.2.2") and a code touching a non-ASCII letter
+ *    (UTF-8 "é5.7.1") are not codes.  White space, control bytes (NUL
+ *    included) and the other punctuation separate: "(5.7.1)", "[4.4.1]",
+ *    "#5.0.0", "dsn=5.1.1", "\"5.7.1\"", "<5.7.1>", ";5.7.1" are codes.
+ *    The one exception to '-' is a continuation line, "550-5.7.1".
+ *
+ * 3. Right edge: the end of the text, or a byte that is none of: an ASCII
+ *    letter or digit, '_', '@', a byte >= 0x80; nor '.', '-' or '/'
+ *    followed by a letter, a digit, '_' or a byte >= 0x80; nor ':' followed
+ *    by a digit.  So "5.7.1.2" and "2.0.0.1" (addresses, versions),
+ *    "5.4.3.in-addr.arpa", "4.2.2-1" (a package version), "5.7.1x" and
+ *    "4.3.1:25" (host and port: a reply never writes a code so) are not
+ *    codes; "5.7.1." (end of a sentence), "4.3.1: text", "5.7.1)",
+ *    "5.7.1," and "4.3.1:" are.
+ *
+ * 4. Timestamps ("12:45:51", "2024-05-01", "10:00:00.512") never have the
+ *    shape of rule 1, and ports (":25") are digits without dots.
+ *
+ * 5. A basic code is taken with the enhanced code when exactly three
+ *    digits 200-599 and one space or '-' precede it, and those digits
+ *    themselves stand alone on the left (rule 2, '-' included): "550
+ *    5.7.1" and "550-5.7.1" give 550 and 5.7.1; "1550 5.7.1" gives 5.7.1
+ *    alone, and in "1550-5.7.1" the hyphen glues, so it is no code.  A
+ *    lone basic code ("said 550") is not taken from free text: too many
+ *    numbers look like one.  (Inside a reply that a layout locates, a
+ *    basic code alone is taken: there it is in the place of a code.)
+ *
+ * What this misses or mistakes, knowingly: a code inside non-ASCII
+ * punctuation (curly quotes, “5.7.1”) is missed, as missing a code is
+ * better than inventing one; a date written d.m.yy ("5.1.24") has the
+ * shape of a code and is taken.
+ */
 #include <string.h>
 
-#include "table.h"
+#include "smtpcode.h"
 
-bool smtpcode_log_parse(const char *s, size_t len, struct smtpcode_logline *l)
+/* ---- Bytes ---- */
+
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+static bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
+static bool is_alpha(char c) { return is_upper(c) || (c >= 'a' && c <= 'z'); }
+static bool is_space(char c)
 {
-	memset(l, 0, sizeof *l);
-	if (smtpcode_find_code(s, len, &l->code, &l->reply)) {
-		l->format = SMTPCODE_LOG_TEXT;
-		return true;
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* Part of a word: bytes >= 0x80 are taken as letters (of UTF-8 or of an
+ * unknown charset), since nothing tells them from letters cheaply. */
+static bool is_word(char c)
+{
+	return is_digit(c) || is_alpha(c) || c == '_' || (unsigned char)c >= 0x80;
+}
+
+/* ---- Spans ---- */
+
+static struct smtpcode_text span(const char *a, const char *b)
+{
+	struct smtpcode_text t = {NULL, 0};
+	if (a && b > a) {
+		t.s = a;
+		t.len = (size_t)(b - a);
 	}
-	return false;
+	return t;
+}
+
+static void trim(const char **a, const char **b)
+{
+	while (*a < *b && is_space(**a))
+		(*a)++;
+	while (*b > *a && is_space((*b)[-1]))
+		(*b)--;
+}
+
+static bool has_code(const struct smtpcode_query *q)
+{
+	return q->basic != 0 || q->enhanced;
+}
+
+/* ---- Searching ---- */
+
+/*
+ * The first needle[0..n) in [p, end), or NULL.  memchr() runs over
+ * needle[k], which the caller picks as the needle's rarest byte in logs
+ * (the '*' of " ** ", the 'j' of "reject"), so the comparisons are few.
+ * (memmem() is neither C11 nor POSIX.1-2008, and cannot be told which
+ * byte is rare.)
+ */
+static const char *find(const char *p, const char *end, const char *needle,
+                        size_t n, size_t k)
+{
+	const char *q, *last;
+
+	if (!p || end - p < (ptrdiff_t)n)
+		return NULL;
+	q = p + k;
+	last = end - n + k; /* the last place needle[k] can be */
+	while (q <= last) {
+		const char *hit = memchr(q, needle[k], (size_t)(last - q) + 1);
+		if (!hit)
+			return NULL;
+		if (memcmp(hit - k, needle, n) == 0)
+			return hit - k;
+		q = hit + 1;
+	}
+	return NULL;
+}
+
+/* The last needle in [p, end): still one forward pass. */
+static const char *find_last(const char *p, const char *end,
+                             const char *needle, size_t n, size_t k)
+{
+	const char *hit, *last = NULL;
+	while ((hit = find(p, end, needle, n, k)) != NULL) {
+		last = hit;
+		p = hit + 1;
+	}
+	return last;
+}
+
+/* For string literals: the needle's length is known at compile time. */
+#define FIND(p, end, lit, k) find((p), (end), (lit), sizeof(lit) - 1, (k))
+#define FIND_LAST(p, end, lit, k) \
+	find_last((p), (end), (lit), sizeof(lit) - 1, (k))
+#define STARTS(p, end, lit) starts((p), (end), (lit), sizeof(lit) - 1)
+
+static bool starts(const char *p, const char *end, const char *lit, size_t n)
+{
+	return end - p >= (ptrdiff_t)n && memcmp(p, lit, n) == 0;
+}
+
+/* Just after needle in [p, end), or NULL. */
+static const char *after(const char *p, const char *end, const char *needle,
+                         size_t n, size_t k)
+{
+	const char *hit = find(p, end, needle, n, k);
+	return hit ? hit + n : NULL;
+}
+#define AFTER(p, end, lit, k) after((p), (end), (lit), sizeof(lit) - 1, (k))
+
+static const char *memchr_in(const char *p, const char *end, char c)
+{
+	return p < end ? memchr(p, c, (size_t)(end - p)) : NULL;
+}
+
+/* ---- Codes in free text (the policy is at the top of this file) ---- */
+
+/* Bytes that make a code before them part of something else. */
+static bool glues_left(char c)
+{
+	return is_word(c) || c == '.' || c == '/' || c == '@' || c == '-';
+}
+
+/* Whether what follows a code at p makes it part of something else. */
+static bool glued_right(const char *p, const char *end)
+{
+	if (p == end)
+		return false;
+	if (is_word(*p) || *p == '@')
+		return true;
+	if (end - p < 2)
+		return false;
+	if (*p == '.' || *p == '-' || *p == '/')
+		return is_word(p[1]);
+	return *p == ':' && is_digit(p[1]);
+}
+
+/* Length of an enhanced code of rule 1 at c (c[1] is a dot), or 0. */
+static size_t enhanced_length(const char *c, const char *end)
+{
+	const char *d = c + 4;
+	size_t n = 0;
+
+	if (end - c < 5 || (c[0] != '2' && c[0] != '4' && c[0] != '5') ||
+	    c[2] < '0' || c[2] > '7' || c[3] != '.')
+		return 0;
+	while (d + n < end && n < 4 && is_digit(d[n]))
+		n++;
+	if (n == 0 || n > 3 || (n > 1 && d[0] == '0'))
+		return 0;
+	return 4 + n;
+}
+
+/* Whether the three bytes before the separator at c[-1] are a basic code
+ * 200-599 that stands alone on its left (rule 5). */
+static bool basic_before(const char *s, const char *c)
+{
+	const char *b = c - 4;
+	if (c - s < 4 || b[0] < '2' || b[0] > '5' || !is_digit(b[1]) ||
+	    !is_digit(b[2]))
+		return false;
+	return b == s || !glues_left(b[-1]);
+}
+
+/* Where the enhanced code at c starts: at its basic code if it has one,
+ * at c if it stands alone, NULL if it is glued to what precedes it. */
+static const char *code_start(const char *s, const char *c)
+{
+	bool sep = c > s && (c[-1] == ' ' || c[-1] == '-');
+	if (sep && basic_before(s, c))
+		return c - 4;
+	if (c > s && glues_left(c[-1]))
+		return NULL;
+	return c;
+}
+
+/*
+ * Fill *q and *at for the code [from, code_end), which the scanner has
+ * checked: at runs to the end of its line, and q's text (the rest of the
+ * line) is given relative to at->s, as for a reply parsed from there.
+ */
+static bool take_code(const char *from, const char *code_end,
+                      const char *end, struct smtpcode_query *q,
+                      struct smtpcode_text *at)
+{
+	const char *eol = memchr_in(code_end, end, '\n'), *t = code_end;
+
+	if (smtpcode_parse(from, (size_t)(code_end - from), q) != SMTPCODE_OK)
+		return false;
+	if (!eol)
+		eol = end;
+	while (eol > code_end && is_space(eol[-1]))
+		eol--;
+	while (t < eol && is_space(*t))
+		t++;
+	q->text_off = (size_t)(t - from);
+	q->text_len = (size_t)(eol - t);
+	*at = span(from, eol);
+	return true;
 }
 
 bool smtpcode_find_code(const char *s, size_t len, struct smtpcode_query *q,
                         struct smtpcode_text *at)
 {
-	(void)s;
-	(void)len;
+	const char *end, *dot = s;
+
 	memset(q, 0, sizeof *q);
 	memset(at, 0, sizeof *at);
+	if (!s)
+		return false;
+	end = s + len;
+	/* Every enhanced code has a dot after its class digit: look at dots
+	 * only. */
+	while (end - dot > 1 &&
+	       (dot = memchr(dot + 1, '.', (size_t)(end - dot - 1))) != NULL) {
+		const char *c = dot - 1, *from;
+		size_t n = enhanced_length(c, end);
+		if (n == 0 || glued_right(c + n, end))
+			continue;
+		from = code_start(s, c);
+		if (from && take_code(from, c + n, end, q, at))
+			return true;
+	}
+	memset(q, 0, sizeof *q);
 	return false;
+}
+
+/* ---- Replies ---- */
+
+/*
+ * The reply in [a, b): a reply line starting there ("452 4.3.1 text",
+ * "550 text"), else the first code the free-text policy accepts in it.
+ * The reply is left absent when it holds no code.
+ */
+static void take_reply(struct smtpcode_logline *l, const char *a,
+                       const char *b)
+{
+	struct smtpcode_query q;
+	struct smtpcode_text at;
+
+	if (a >= b)
+		return;
+	trim(&a, &b);
+	if (a == b)
+		return;
+	if (smtpcode_parse(a, (size_t)(b - a), &q) == SMTPCODE_OK) {
+		l->reply = span(a, b);
+		l->code = q;
+	} else if (smtpcode_find_code(a, (size_t)(b - a), &q, &at)) {
+		l->reply = at;
+		l->code = q;
+	}
+}
+
+/* A recipient as written, <> removed; its domain after the last '@'. */
+static void take_recipient(struct smtpcode_logline *l, const char *a,
+                           const char *b)
+{
+	const char *at;
+
+	trim(&a, &b);
+	if (a < b && *a == '<') {
+		const char *gt = memchr_in(++a, b, '>');
+		b = gt ? gt : b;
+	}
+	l->recipient = span(a, b);
+	for (at = b; at > a && at[-1] != '@'; at--)
+		;
+	if (at > a)
+		l->domain = span(at, b);
+}
+
+/* ---- Postfix and Sendmail delivery lines: "QID: to=<...>, name=value,
+ * ..., status=..." (Postfix), "..., stat=..." (Sendmail) ---- */
+
+/* "(in reply to RCPT TO command)": the stage, RCPT TO. */
+static void postfix_stage(struct smtpcode_logline *l, const char *p,
+                          const char *end)
+{
+	const char *e = FIND(p, end, " command", 1);
+	if (!e)
+		e = memchr_in(p, end, ')');
+	l->stage = span(p, e ? e : end);
+}
+
+/*
+ * The text in status=word (...): "host H said: REPLY (in reply to X
+ * command)", "host H refused to talk to me: REPLY", a bare reply ("250
+ * 2.0.0 Ok: queued as ..."), or Postfix's own words ("connect to ...:
+ * Connection timed out", "unknown user: \"x\""), which hold no code.
+ */
+static void postfix_detail(struct smtpcode_logline *l, const char *d,
+                           const char *de)
+{
+	const char *r = AFTER(d, de, " said: ", 5), *inr;
+
+	if (!r)
+		r = AFTER(d, de, " refused to talk to me: ", 3);
+	if (!r) {
+		take_reply(l, d, de);
+		return;
+	}
+	inr = FIND_LAST(r, de, " (in reply to ", 1);
+	if (inr) {
+		postfix_stage(l, inr + sizeof " (in reply to " - 1, de);
+		de = inr;
+	}
+	take_reply(l, r, de);
+}
+
+/* status=deferred (...), status=sent (...), status=expired, returned ... */
+static void postfix_status(struct smtpcode_logline *l, const char *v,
+                           const char *end)
+{
+	const char *w = v;
+
+	l->format = SMTPCODE_LOG_POSTFIX;
+	while (w < end && *w != ' ' && *w != ',' && *w != '(')
+		w++;
+	l->status = span(v, w);
+	if (STARTS(w, end, " (")) {
+		/* The detail runs to the line's last ')': it holds parentheses
+		 * of its own ("(in reply to ...)"). */
+		const char *de = end;
+		if (de > w + 2 && de[-1] == ')')
+			de--;
+		postfix_detail(l, w + 2, de);
+	}
+}
+
+/* stat=Deferred: 452 4.3.1 ..., stat=Sent (...), stat=User unknown */
+static void sendmail_stat(struct smtpcode_logline *l, const char *v,
+                          const char *end)
+{
+	const char *colon = memchr_in(v, end, ':');
+	const char *paren = FIND(v, colon ? colon : end, " (", 1);
+
+	l->format = SMTPCODE_LOG_SENDMAIL;
+	if (paren) {
+		const char *de = end;
+		if (de > paren + 2 && de[-1] == ')')
+			de--;
+		l->status = span(v, paren);
+		take_reply(l, paren + 2, de);
+	} else if (colon) {
+		l->status = span(v, colon);
+		take_reply(l, colon + 1, end);
+	} else {
+		const char *e = end;
+		trim(&v, &e);
+		l->status = span(v, e);
+	}
+}
+
+/* Where a field's value [v, ...) ends: at the ", " before the next field,
+ * looked for after the closing '>' of a <> value ("to=<a, b@x>"). */
+static const char *field_end(const char *v, const char *end)
+{
+	const char *from = v;
+	if (v < end && *v == '<') {
+		const char *gt = memchr_in(v, end, '>');
+		if (!gt)
+			return NULL;
+		from = gt + 1;
+	}
+	return FIND(from, end, ", ", 0);
+}
+
+static bool is_name(const char *p, const char *eq, const char *name,
+                    size_t n)
+{
+	return (size_t)(eq - p) == n && memcmp(p, name, n) == 0;
+}
+#define IS_NAME(p, eq, lit) is_name((p), (eq), (lit), sizeof(lit) - 1)
+
+/* A field before status=/stat=: keep the recipient, relay and dsn. */
+static void delivery_field(struct smtpcode_logline *l, const char *name,
+                           const char *eq, const char *vend)
+{
+	const char *v = eq + 1;
+	if (IS_NAME(name, eq, "to")) {
+		/* Sendmail lists recipients: "to=<a@x>,<b@x>", "to=a@x,b@x". */
+		const char *comma = *v == '<' ? NULL : memchr_in(v, vend, ',');
+		take_recipient(l, v, comma ? comma : vend);
+	} else if (IS_NAME(name, eq, "relay")) {
+		l->relay = span(v, vend);
+	} else if (IS_NAME(name, eq, "dsn")) {
+		l->dsn = span(v, vend);
+	}
+}
+
+/* Walk the fields from "to=" on, to status= (Postfix) or stat=
+ * (Sendmail).  Returns false, leaving *l dirty, for any other line. */
+static bool parse_delivery(struct smtpcode_logline *l, const char *s,
+                           const char *end)
+{
+	const char *p = FIND(s, end, ": to=", 4);
+
+	if (!p)
+		return false;
+	p += 2;
+	for (;;) {
+		const char *eq = memchr_in(p, end, '='), *vend;
+		if (!eq)
+			return false;
+		if (IS_NAME(p, eq, "status")) {
+			postfix_status(l, eq + 1, end);
+			return true;
+		}
+		if (IS_NAME(p, eq, "stat")) {
+			sendmail_stat(l, eq + 1, end);
+			return true;
+		}
+		vend = field_end(eq + 1, end);
+		if (!vend)
+			return false;
+		delivery_field(l, p, eq, vend);
+		p = vend + 2;
+	}
+}
+
+/* ---- Exim: "DATE ID ** rcpt <orig> R=... T=... H=host [ip]: SMTP error
+ * from remote mail server after RCPT TO:<rcpt>: 550 ...", "== ..." ---- */
+
+/* Whether [a, b) is an Exim message ID: 1rfXyz-000AbC-2D (6-6-2), or
+ * 1rfXyz-00000000AbC-2DxY (6-11-4) since Exim 4.97. */
+static bool is_exim_id(const char *a, const char *b)
+{
+	size_t part[3] = {0, 0, 0}, i = 0;
+
+	for (; a < b; a++) {
+		if (*a == '-') {
+			if (++i > 2)
+				return false;
+		} else if (is_digit(*a) || is_alpha(*a)) {
+			part[i]++;
+		} else {
+			return false;
+		}
+	}
+	return i == 2 && part[0] == 6 && part[1] >= 6 && part[1] <= 11 &&
+	       part[2] >= 2 && part[2] <= 4;
+}
+
+/* The marker (" ** " or " == ") at its first place after a message ID. */
+static const char *exim_marker(const char *s, const char *end,
+                               const char *marker)
+{
+	const char *m = s;
+
+	while ((m = find(m, end, marker, 4, 1)) != NULL) {
+		const char *w = m;
+		while (w > s && m - w < 24 && w[-1] != ' ')
+			w--;
+		if ((w == s || w[-1] == ' ') && is_exim_id(w, m))
+			return m;
+		m++;
+	}
+	return NULL;
+}
+
+/* An Exim host: "mx.example.com [192.0.2.5]", with ":port" if written. */
+static struct smtpcode_text exim_host(const char *p, const char *end)
+{
+	const char *q = p, *rb;
+
+	while (q < end && *q != ' ' && *q != ':')
+		q++;
+	if (STARTS(q, end, " [") && (rb = memchr_in(q, end, ']')) != NULL)
+		q = rb + 1;
+	if (end - q >= 2 && *q == ':' && is_digit(q[1]))
+		for (q++; q < end && is_digit(*q); q++)
+			;
+	return span(p, q);
+}
+
+/* "after RCPT TO:<x>: 550 ...", "after end of data: 550 ...", "after
+ * pipelined MAIL FROM:<x> SIZE=1: 550", and before Exim 4.90 "...: host
+ * mx [ip]: 550 ...". */
+static void exim_after(struct smtpcode_logline *l, const char *p,
+                       const char *end)
+{
+	const char *colon, *r;
+
+	if (STARTS(p, end, "pipelined "))
+		p += sizeof "pipelined " - 1;
+	colon = memchr_in(p, end, ':');
+	if (!colon) {
+		take_reply(l, p, end);
+		return;
+	}
+	l->stage = span(p, colon);
+	r = AFTER(colon, end, ": ", 0);
+	if (r && STARTS(r, end, "host ")) {
+		if (!l->relay.len)
+			l->relay = exim_host(r + 5, end);
+		r = AFTER(r, end, ": ", 0);
+	}
+	if (r)
+		take_reply(l, r, end);
+}
+
+static bool parse_exim(struct smtpcode_logline *l, const char *s,
+                       const char *end)
+{
+	static const char failed[] = "failed", deferred[] = "deferred";
+	const char *m = exim_marker(s, end, " ** "), *rcpt, *tail, *aft, *h;
+	bool bounce = m != NULL;
+
+	if (!m && (m = exim_marker(s, end, " == ")) == NULL)
+		return false;
+	l->format = SMTPCODE_LOG_EXIM;
+	/* The line writes only the marker: these two words are the one
+	 * span not inside the input (see smtpcode.h). */
+	l->status.s = bounce ? failed : deferred;
+	l->status.len = bounce ? sizeof failed - 1 : sizeof deferred - 1;
+
+	rcpt = m + 4;
+	tail = memchr_in(rcpt, end, ' ');
+	if (!tail)
+		tail = end;
+	/* "** x@y: Unrouteable address": the colon is not the address's. */
+	take_recipient(l, rcpt, tail > rcpt && tail[-1] == ':' ? tail - 1 : tail);
+
+	aft = FIND(tail, end, " after ", 2);
+	h = FIND(tail, aft ? aft : end, " H=", 2);
+	if (h)
+		l->relay = exim_host(h + 3, aft ? aft : end);
+	if (aft)
+		exim_after(l, aft + sizeof " after " - 1, end);
+	else
+		take_reply(l, tail, end);
+	return true;
+}
+
+/* ---- Postfix rejects: "NOQUEUE: reject: RCPT from client: REPLY;
+ * from=<> to=<> proto= helo=<>", reject_warning, milter-reject, and
+ * cleanup's "reject: header ... from client; from=<> ...: REPLY" ---- */
+
+/* The reject word after ": " (reject, reject_warning, milter-reject), or
+ * NULL; *word_end gets the end of the word. */
+static const char *reject_word(const char *s, const char *end,
+                               const char **word_end)
+{
+	const char *r = s;
+
+	while ((r = FIND(r, end, "reject", 2)) != NULL) {
+		const char *w = r, *e = r + 6;
+		if (STARTS(e, end, "_warning"))
+			e += sizeof "_warning" - 1;
+		if (STARTS(e, end, ": ")) {
+			while (w > s && r - w < 16 &&
+			       (is_alpha(w[-1]) || w[-1] == '-'))
+				w--;
+			if (w - s >= 2 && w[-2] == ':' && w[-1] == ' ') {
+				*word_end = e;
+				return w;
+			}
+		}
+		r++;
+	}
+	return NULL;
+}
+
+/* Where Postfix's "; from=<a> to=<b> proto=ESMTP helo=<h>" starts: the
+ * last "; " followed by one of its names (the reply may hold "; "). */
+static const char *reject_meta(const char *p, const char *end)
+{
+	const char *hit, *meta = NULL;
+
+	while ((hit = FIND(p, end, "; ", 0)) != NULL) {
+		const char *n = hit + 2;
+		if (STARTS(n, end, "from=<") || STARTS(n, end, "to=<") ||
+		    STARTS(n, end, "proto=") || STARTS(n, end, "helo=<"))
+			meta = hit;
+		p = hit + 1;
+	}
+	return meta;
+}
+
+static bool is_command_word(const char *a, const char *b)
+{
+	if (a == b)
+		return false;
+	for (; a < b; a++)
+		if (!is_upper(*a) && *a != '-')
+			return false;
+	return true;
+}
+
+static bool parse_reject(struct smtpcode_logline *l, const char *s,
+                         const char *end)
+{
+	const char *we, *w = reject_word(s, end, &we), *msg, *sp, *meta, *t;
+
+	if (!w)
+		return false;
+	l->format = SMTPCODE_LOG_SMTPD;
+	l->status = span(w, we);
+	msg = we + 2;
+	sp = memchr_in(msg, end, ' ');
+	if (!sp)
+		sp = end;
+	l->stage = span(msg, sp);
+	meta = reject_meta(sp, end);
+	if (is_command_word(msg, sp) && STARTS(sp, end, " from ")) {
+		/* smtpd, postscreen, milters: "RCPT from client: REPLY; meta". */
+		const char *client = sp + sizeof " from " - 1;
+		const char *ce = FIND(client, meta ? meta : end, ": ", 0);
+		if (ce) {
+			l->relay = span(client, ce);
+			take_reply(l, ce + 2, meta ? meta : end);
+		}
+	} else if (meta) {
+		/* cleanup: "header X: y from client; meta: REPLY". */
+		const char *from = FIND_LAST(sp, meta, " from ", 1);
+		const char *r = AFTER(meta, end, ": ", 0);
+		if (from)
+			l->relay = span(from + sizeof " from " - 1, meta);
+		if (r)
+			take_reply(l, r, end);
+	} else {
+		take_reply(l, sp, end);
+	}
+	if (meta && (t = AFTER(meta, end, "to=<", 3)) != NULL) {
+		const char *gt = memchr_in(t, end, '>');
+		take_recipient(l, t, gt ? gt : end);
+	}
+	return true;
+}
+
+/* ---- Lines ---- */
+
+bool smtpcode_log_parse(const char *s, size_t len, struct smtpcode_logline *l)
+{
+	const char *end;
+
+	memset(l, 0, sizeof *l);
+	if (!s)
+		return false;
+	end = s + len;
+	while (end > s && is_space(end[-1]))
+		end--;
+	if (!parse_delivery(l, s, end)) {
+		memset(l, 0, sizeof *l);
+		if (!parse_exim(l, s, end) && !parse_reject(l, s, end) &&
+		    smtpcode_find_code(s, (size_t)(end - s), &l->code, &l->reply))
+			l->format = SMTPCODE_LOG_TEXT;
+	}
+	if (l->dsn.len &&
+	    smtpcode_parse(l->dsn.s, l->dsn.len, &l->dsn_code) != SMTPCODE_OK)
+		memset(&l->dsn_code, 0, sizeof l->dsn_code);
+	return has_code(&l->code) || has_code(&l->dsn_code);
 }

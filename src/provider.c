@@ -118,10 +118,11 @@ static size_t candidates(const struct smtpcode_query *q,
 	for (size_t i = first; i < first + n && k < MAX_CANDIDATES; i++)
 		if (table_entries[i].provider && belongs(&table_entries[i], p))
 			out[k++] = &table_entries[i];
-	for (size_t i = 0; k == 0 && q->enhanced && i < table_size; i++)
-		if (table_entries[i].provider && belongs(&table_entries[i], p) &&
-		    in_range(&table_entries[i], q))
-			out[k++] = &table_entries[i];
+	for (size_t i = 0; k == 0 && q->enhanced && i < table_nranges; i++) {
+		const struct smtpcode_entry *e = &table_entries[table_ranges[i]];
+		if (belongs(e, p) && in_range(e, q))
+			out[k++] = e;
+	}
 	if (k == 0 && q->enhanced && q->basic) {
 		struct smtpcode_query b = *q;
 		b.enhanced = false;

@@ -73,6 +73,10 @@ extern const size_t table_nmarkers;
  * table_provider_first + p - 1. */
 extern const size_t table_provider_first;
 
+/* Indices of the entries that stand for a range of codes (through:). */
+extern const uint32_t table_ranges[];
+extern const size_t table_nranges;
+
 extern const char table_pool[];
 extern const struct table_item table_items[];
 extern const struct smtpcode_entry table_entries[];

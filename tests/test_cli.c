@@ -14,6 +14,7 @@
 #include "run.h"
 
 #define MAXARGS 8
+#define LOG LOGS_DIR "/sample.log"
 #define MAXFRAG 12
 
 struct cli_case {
@@ -273,6 +274,39 @@ static const struct cli_case cases[] = {
 	 "invalid --color 'sometimes' (expected auto, always or never)", {NULL}},
 	{{"--providers", "--tsv"}, 0, {"gmail\t", "\tGmail / Google Workspace\n"},
 	 NULL, {"provider entries across"}},
+
+	/* Mail logs. */
+	{{"--extract", LOG}, 0,
+	 {LOG ":1: ann@example.com 4.3.1 temporary (system): Mail system full; "
+	  "retry auto, suppress no\n",
+	  LOG ":5: eve@gmail.com 5.7.26 permanent (sender): Unauthenticated mail "
+	  "refused; retry after-fix, suppress no [gmail]\n",
+	  LOG ":6: spam@example.org 5.7.1 ",
+	  LOG ":8: fay@example.org 5.1.1 permanent (mailbox): ",
+	  LOG ":9: gil@example.com 4.3.1 temporary",
+	  LOG ":11: - 5.7.1 permanent"},
+	 NULL, {":7:", ":10:"}},
+	{{"--extract", "--tsv", LOG}, 0,
+	 {LOG "\t4\tdan@example.net\texample.net\t4.2.2\ttemporary\tmailbox\t"},
+	 NULL, {NULL}},
+	{{"--annotate", LOG}, 0,
+	 {"status=deferred (host mx.example.com[192.0.2.10] said: 452 4.3.1 "
+	  "Insufficient system storage (in reply to RCPT TO command))\n  => 4.3.1 "
+	  "temporary (system): Mail system full",
+	  "firmware 10.5.7.1 loaded, uptime 12:45:51\nMay  1 10:00:11"},
+	 NULL, {NULL}},
+	{{"--summary", LOG}, 0,
+	 {"Lines: 11 read, 9 with a code, 2 without\n",
+	  "        4           4  4.3.1    temporary  Mail system full\n",
+	  "  4.3.1 example.com: 4 lines, 4 recipients: many recipients at one "
+	  "domain: a problem of the receiving system there, not of one mailbox\n",
+	  "  4.2.2 example.net: 1 lines, 1 recipients: one recipient: one "
+	  "mailbox, not the whole system\n"},
+	 NULL, {NULL}},
+	{{"--extract", "/nonexistent/mail.log", LOG}, 2,
+	 {LOG ":1: ann@example.com"},
+	 "smtpcode: /nonexistent/mail.log: No such file or directory\n", {NULL}},
+	{{"--extract", "/"}, 2, {NULL}, "smtpcode: /: Is a directory\n", {NULL}},
 
 	/* Category rows: what a class, subject or digit means. */
 	{{"4.XXX.YYY"}, 0,

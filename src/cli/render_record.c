@@ -28,12 +28,21 @@ static const char *value(const struct row *w, enum field_id f)
 static void verdict(const struct row *w)
 {
 	const struct smtpcode_match *m = &w->r->match;
-	out_printf("%s %s (%s): %s; retry %s, suppress %s", w->code,
-	           value(w, F_SEVERITY), value(w, F_SCOPE), value(w, F_NAME),
-	           value(w, F_RETRY), value(w, F_SUPPRESS));
-	if (m->entry)
-		out_printf(" [%s]", smtpcode_text(m->provider, SMTPCODE_CODE));
-	if (w->origin->dsn.len && strcmp(w->origin->verdict_from, "dsn") != 0) {
+	/* Pieces rather than printf: this runs once per log line. */
+	const char *const pieces[] = {w->code, " ", value(w, F_SEVERITY), " (",
+	    value(w, F_SCOPE), "): ", value(w, F_NAME), "; retry ",
+	    value(w, F_RETRY), ", suppress ", value(w, F_SUPPRESS)};
+	for (size_t i = 0; i < sizeof pieces / sizeof *pieces; i++)
+		out_str(pieces[i]);
+	if (m->entry) {
+		out_str(" [");
+		out_str(smtpcode_text(m->provider, SMTPCODE_CODE));
+		out_str("]");
+	}
+	/* The MTA's own dsn= when it says something else than the reply. */
+	if (w->origin->dsn.len && strcmp(w->origin->verdict_from, "dsn") != 0 &&
+	    (w->origin->dsn.len != strlen(w->code) ||
+	     memcmp(w->origin->dsn.s, w->code, w->origin->dsn.len) != 0)) {
 		out_str("; dsn=");
 		put_text(w->origin->dsn);
 	}
@@ -72,9 +81,11 @@ void render_record(int format, const struct row *w)
 		return;
 	default:
 		out_escaped(stdout, o->file, strlen(o->file));
-		if (o->index < 0)
-			out_printf(":%lu: ", o->line);
-		else
+		if (o->index < 0) {
+			char num[32];
+			snprintf(num, sizeof num, ":%lu: ", o->line);
+			out_str(num);
+		} else
 			out_printf(": recipient %ld: ", o->index + 1);
 		put_text(o->recipient);
 		out_str(" ");

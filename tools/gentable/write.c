@@ -251,6 +251,14 @@ static void write_markers(FILE *out, const struct smtpcode_entry *entries)
 	fprintf(out, "\t{0, 0, 0}\n};\n\nconst size_t table_nmarkers = %zu;\n"
 	        "const size_t table_provider_first = %zu;\n", n, first);
 	free(m);
+	/* The few entries that stand for a range of codes. */
+	n = 0;
+	fputs("\nconst uint32_t table_ranges[] = {", out);
+	for (size_t i = 0; i < nrecords; i++)
+		if (entries[i].text[SMTPCODE_THROUGH])
+			fprintf(out, "%s%zu", n++ ? ", " : "", i);
+	fprintf(out, "%s};\nconst size_t table_nranges = %zu;\n", n ? "" : "0",
+	        n);
 }
 
 int write_table(const char *path, const char *date)
