@@ -15,6 +15,7 @@
 
 #define MAXARGS 8
 #define LOG LOGS_DIR "/sample.log"
+#define MAIL MAIL_DIR
 #define MAXFRAG 12
 
 struct cli_case {
@@ -307,6 +308,27 @@ static const struct cli_case cases[] = {
 	 {LOG ":1: ann@example.com"},
 	 "smtpcode: /nonexistent/mail.log: No such file or directory\n", {NULL}},
 	{{"--extract", "/"}, 2, {NULL}, "smtpcode: /: Is a directory\n", {NULL}},
+
+	/* Bounce messages. */
+	{{"--mail", MAIL "/dsn-generic-status.eml"}, 0,
+	 {": delivery status notification (RFC 3464), 1 recipient\n",
+	  "Recipient 1: ghost@example.net\n  Action     failed\n  Status     5.0.0\n",
+	  "  Verdict    rests on the diagnostic (the Status: field is generic)\n",
+	  "\n5.1.1  "},
+	 NULL, {NULL}},
+	{{"--mail", MAIL "/autoreply-ooo.eml", MAIL "/arf.eml", MAIL "/ordinary.eml"}, 0,
+	 {"autoreply-ooo.eml: not a bounce: an automatic reply, 0 recipients\n",
+	  "arf.eml: not a bounce: a feedback report (RFC 5965), 0 recipients\n",
+	  "ordinary.eml: not a bounce, 0 recipients\n"},
+	 NULL, {"Recipient 1"}},
+	{{"--mail", "--json", MAIL "/postfix-dsn-3.eml"}, 0,
+	 {"\"index\":0,", "\"index\":2,", "\"verdict_from\":"},
+	 NULL, {"\"index\":3,"}},
+	{{"--mail", "--json", MAIL "/ordinary.eml"}, 0,
+	 {"\"message_kind\":\"other\",\"recipients\":0}"}, NULL, {NULL}},
+	{{"--mail", "/nonexistent.eml", MAIL "/qmail.eml"}, 2,
+	 {"qmail.eml: bounce (non-standard format)"},
+	 "smtpcode: /nonexistent.eml: No such file or directory\n", {NULL}},
 
 	/* Category rows: what a class, subject or digit means. */
 	{{"4.XXX.YYY"}, 0,

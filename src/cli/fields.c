@@ -161,3 +161,24 @@ struct value field_value(const struct row *w, enum field_id f)
 	}
 	return string(NULL);
 }
+
+struct smtpcode_text seen_code(struct smtpcode_text reply,
+                               const struct smtpcode_query *q, int enhanced)
+{
+	/* A reply starts with its codes: "550 5.1.1 ...", "550-5.1.1 ...". */
+	struct smtpcode_text t = {reply.s, 0};
+	const char *p = reply.s, *end = reply.s + reply.len;
+	if (!reply.len || (enhanced ? !q->enhanced : !q->basic))
+		return t;
+	if (enhanced && q->basic && reply.len > 4) {
+		p += 4;
+		while (p < end && *p == ' ')
+			p++;
+	}
+	t.s = p;
+	while (p < end && *p != ' ' && *p != '-' && *p != '\r' &&
+	       (enhanced || p < t.s + 3))
+		p++;
+	t.len = (size_t)(p - t.s);
+	return t;
+}

@@ -58,6 +58,10 @@ void row_of_result(struct row *w, const struct smtpcode_result *r,
 void row_of_category(struct row *w, const struct smtpcode_entry *e,
                      const char *input);
 
+/* The basic or enhanced code of q as written at the start of reply. */
+struct smtpcode_text seen_code(struct smtpcode_text reply,
+                               const struct smtpcode_query *q, int enhanced);
+
 const char *field_name(enum field_id f);
 /* The field named s, or -1. */
 int field_parse(const char *s);

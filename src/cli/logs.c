@@ -35,28 +35,6 @@ static const char *choose(const struct smtpcode_logline *l,
 	return "dsn";
 }
 
-static struct smtpcode_text code_text(const struct smtpcode_logline *l,
-                                      int enhanced)
-{
-	/* The codes as seen: the reply starts with them. */
-	struct smtpcode_text t = {l->reply.s, 0};
-	const char *p = l->reply.s, *end = l->reply.s + l->reply.len;
-	if (!l->reply.len || (enhanced ? !l->code.enhanced : !l->code.basic))
-		return t;
-	if (enhanced && l->code.basic) {
-		p += 4; /* "550 " or "550-" */
-		while (p < end && *p == ' ')
-			p++;
-	}
-	t.s = p;
-	while (p < end && *p != ' ' && *p != '-' && *p != '\r')
-		p++;
-	if (!enhanced && p > t.s + 3)
-		p = t.s + 3;
-	t.len = (size_t)(p - t.s);
-	return t;
-}
-
 static void record(struct log_ctx *c, const char *line, size_t len,
                    unsigned long lineno, const struct smtpcode_logline *l)
 {
@@ -74,8 +52,8 @@ static void record(struct log_ctx *c, const char *line, size_t len,
 	o.relay = l->relay;
 	o.stage = l->stage;
 	o.status = l->status;
-	o.seen_basic = code_text(l, 0);
-	o.seen_enhanced = code_text(l, 1);
+	o.seen_basic = seen_code(l->reply, &l->code, 0);
+	o.seen_enhanced = seen_code(l->reply, &l->code, 1);
 	o.dsn = l->dsn;
 	o.reply = l->reply;
 	o.verdict_from = choose(l, &q);

@@ -1,0 +1,595 @@
+/*
+ * Reading Internet messages for the bounce parser: RFC 5322 header
+ * fields, MIME types and multipart bodies (RFC 2045, 2046), and the
+ * quoted-printable and base64 encodings.  See mime.h.
+ *
+ * Every loop advances through a span towards its end, so each function
+ * costs at most a constant times the bytes it is given.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "mime.h"
+
+struct span mime_span(const char *p, size_t len)
+{
+	struct span s = {p, p ? p + len : p};
+	return s;
+}
+
+struct span mime_trim(struct span s)
+{
+	while (s.p < s.e && mime_is_space(*s.p))
+		s.p++;
+	while (s.e > s.p && mime_is_space(s.e[-1]))
+		s.e--;
+	return s;
+}
+
+struct span mime_trim_left(struct span s)
+{
+	while (s.p < s.e && mime_is_wsp(*s.p))
+		s.p++;
+	return s;
+}
+
+bool mime_istarts(struct span s, const char *lit)
+{
+	size_t n = strlen(lit);
+	if (mime_len(s) < n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (mime_lower(s.p[i]) != mime_lower(lit[i]))
+			return false;
+	return true;
+}
+
+bool mime_ieq(struct span s, const char *lit)
+{
+	return mime_len(s) == strlen(lit) && mime_istarts(s, lit);
+}
+
+const char *mime_ifind(struct span s, const char *lit)
+{
+	size_t n = strlen(lit);
+	char first = mime_lower(lit[0]);
+	if (n == 0 || mime_len(s) < n)
+		return NULL;
+	for (const char *p = s.p; p <= s.e - n; p++) {
+		struct span rest = {p, s.e};
+		if (mime_lower(*p) == first && mime_istarts(rest, lit))
+			return p;
+	}
+	return NULL;
+}
+
+const char *mime_find(struct span s, char c)
+{
+	return mime_empty(s) ? NULL : memchr(s.p, c, mime_len(s));
+}
+
+/* ---- Lines ---- */
+
+bool mime_line(struct span *rest, struct span *line)
+{
+	const char *lf;
+	if (mime_empty(*rest))
+		return false;
+	lf = mime_find(*rest, '\n');
+	line->p = rest->p;
+	line->e = lf ? lf : rest->e;
+	rest->p = lf ? lf + 1 : rest->e;
+	/* CRLF and LF both end lines: the CR is not part of the text. */
+	if (line->e > line->p && line->e[-1] == '\r')
+		line->e--;
+	return true;
+}
+
+bool mime_blank(struct span line)
+{
+	for (const char *p = line.p; p < line.e; p++)
+		if (!mime_is_space(*p))
+			return false;
+	return true;
+}
+
+/* ---- Header fields ---- */
+
+struct span mime_block(struct span s, struct span *after)
+{
+	struct span rest = s, line, block = {s.p, s.p};
+	while (mime_line(&rest, &line)) {
+		if (mime_blank(line)) {
+			*after = rest;
+			return block;
+		}
+		block.e = line.e;
+	}
+	after->p = after->e = s.e;
+	return block;
+}
+
+static bool is_name_char(char c) { return c > ' ' && c < 127 && c != ':'; }
+
+/* The end of the field name that starts line, or NULL: the position of
+ * its colon. */
+static const char *field_colon(struct span line)
+{
+	const char *p = line.p;
+	while (p < line.e && is_name_char(*p))
+		p++;
+	if (p == line.p)
+		return NULL;
+	while (p < line.e && mime_is_wsp(*p))
+		p++;
+	return p < line.e && *p == ':' ? p : NULL;
+}
+
+bool mime_field_line(struct span line)
+{
+	return field_colon(line) != NULL;
+}
+
+bool mime_field(struct span *block, struct mime_field *f)
+{
+	struct span line, next;
+	const char *colon;
+
+	while (mime_line(block, &line)) {
+		colon = field_colon(line);
+		if (!colon)
+			continue; /* a stray continuation, or garbage */
+		f->name.p = line.p;
+		f->name.e = colon;
+		while (f->name.e > f->name.p && mime_is_wsp(f->name.e[-1]))
+			f->name.e--;
+		f->value.p = colon + 1;
+		f->value.e = line.e;
+		/* Continuation lines start with a blank (RFC 5322, 2.2.3). */
+		next = *block;
+		while (!mime_empty(next) && mime_is_wsp(*next.p) &&
+		       mime_line(&next, &line)) {
+			f->value.e = line.e;
+			*block = next;
+		}
+		f->value = mime_trim(f->value);
+		return true;
+	}
+	return false;
+}
+
+/* ---- Content-Type ---- */
+
+/* Past white space, line breaks and (possibly nested) comments. */
+static const char *skip_cfws(const char *p, const char *e)
+{
+	unsigned depth = 0;
+	for (; p < e; p++) {
+		if (*p == '(')
+			depth++;
+		else if (*p == ')' && depth > 0)
+			depth--;
+		else if (*p == '\\' && depth > 0 && p + 1 < e)
+			p++;
+		else if (depth == 0 && !mime_is_space(*p))
+			break;
+	}
+	return p;
+}
+
+static bool is_token_char(char c)
+{
+	return c > ' ' && c < 127 && !strchr("()<>@,;:\\\"/[]?=", c);
+}
+
+static struct span token(const char **pp, const char *e)
+{
+	struct span t = {*pp, *pp};
+	while (t.e < e && is_token_char(*t.e))
+		t.e++;
+	*pp = t.e;
+	return t;
+}
+
+/* A parameter value: a quoted string (without its quotes) or, leniently,
+ * everything up to the next ';' or blank, since generators do write
+ * unquoted boundaries that hold '=' or '/'. */
+static struct span param_value(const char **pp, const char *e)
+{
+	const char *p = *pp;
+	struct span v;
+	if (p < e && *p == '"') {
+		v.p = ++p;
+		while (p < e && *p != '"')
+			p += (*p == '\\' && p + 1 < e) ? 2 : 1;
+		v.e = p < e ? p : e;
+		*pp = p < e ? p + 1 : e;
+		return v;
+	}
+	v.p = p;
+	while (p < e && *p != ';' && !mime_is_space(*p))
+		p++;
+	v.e = p;
+	*pp = p;
+	return v;
+}
+
+static void type_parameter(struct span name, struct span value,
+                           struct mime_type *t)
+{
+	if (mime_ieq(name, "boundary") && mime_empty(t->boundary))
+		t->boundary = value;
+	else if (mime_ieq(name, "report-type") && mime_empty(t->report_type))
+		t->report_type = value;
+}
+
+void mime_content_type(struct span v, struct mime_type *t)
+{
+	const char *p = v.p, *e = v.e;
+
+	memset(t, 0, sizeof *t);
+	p = skip_cfws(p, e);
+	t->type = token(&p, e);
+	p = skip_cfws(p, e);
+	if (p < e && *p == '/') {
+		p = skip_cfws(p + 1, e);
+		t->subtype = token(&p, e);
+	}
+	while (p < e) {
+		struct span name;
+		/* Anything unexpected is skipped up to the next parameter,
+		 * quoted strings whole since they may hold a ';'. */
+		while (p < e && *p != ';') {
+			if (*p == '"')
+				(void)param_value(&p, e);
+			else
+				p++;
+		}
+		if (p == e)
+			break;
+		p = skip_cfws(p + 1, e);
+		name = token(&p, e);
+		p = skip_cfws(p, e);
+		if (p == e || *p != '=')
+			continue;
+		p = skip_cfws(p + 1, e);
+		type_parameter(name, param_value(&p, e), t);
+	}
+}
+
+bool mime_type_is(const struct mime_type *t, const char *type,
+                  const char *subtype)
+{
+	return mime_ieq(t->type, type) &&
+	       (!subtype || mime_ieq(t->subtype, subtype));
+}
+
+enum mime_encoding mime_encoding(struct span value)
+{
+	value = mime_trim(value);
+	if (mime_ieq(value, "base64"))
+		return MIME_BASE64;
+	if (mime_ieq(value, "quoted-printable"))
+		return MIME_QUOTED_PRINTABLE;
+	return MIME_IDENTITY;
+}
+
+static void part_fields(struct mime_part *part)
+{
+	struct span block = part->headers;
+	struct mime_field f;
+	bool have_type = false, have_encoding = false;
+
+	while (mime_field(&block, &f)) {
+		if (!have_type && mime_ieq(f.name, "Content-Type")) {
+			mime_content_type(f.value, &part->type);
+			have_type = true;
+		} else if (!have_encoding &&
+		           mime_ieq(f.name, "Content-Transfer-Encoding")) {
+			part->encoding = mime_encoding(f.value);
+			have_encoding = true;
+		}
+	}
+}
+
+void mime_part(struct span s, struct mime_part *part)
+{
+	struct span rest = s, first;
+
+	memset(part, 0, sizeof *part);
+	part->headers.p = part->headers.e = s.p;
+	if (mime_line(&rest, &first) && !mime_blank(first) &&
+	    !mime_field_line(first)) {
+		part->body = s;
+		return;
+	}
+	part->headers = mime_block(s, &part->body);
+	part_fields(part);
+}
+
+/* ---- Multipart ---- */
+
+void mime_multipart_begin(struct mime_multipart *mp, struct span body,
+                          struct span boundary)
+{
+	mp->rest = body;
+	mp->boundary = boundary;
+	mp->started = false;
+	/* RFC 2046 boundaries have 1 to 70 characters; an empty one would
+	 * match every line that starts with "--". */
+	mp->done = mime_empty(boundary);
+}
+
+enum delimiter { NOT_DELIMITER, DELIMITER, CLOSE_DELIMITER };
+
+/* Whether a line is "--boundary" (then only blanks) or "--boundary--". */
+static enum delimiter delimiter_kind(struct span line, struct span boundary)
+{
+	size_t n = mime_len(boundary);
+	const char *p;
+	if (mime_len(line) < n + 2 || line.p[0] != '-' || line.p[1] != '-' ||
+	    memcmp(line.p + 2, boundary.p, n) != 0)
+		return NOT_DELIMITER;
+	p = line.p + 2 + n;
+	if (line.e - p >= 2 && p[0] == '-' && p[1] == '-')
+		return CLOSE_DELIMITER;
+	while (p < line.e && mime_is_wsp(*p))
+		p++;
+	return p == line.e ? DELIMITER : NOT_DELIMITER;
+}
+
+/* Past the next delimiter line; false at the end of the body. */
+static bool next_delimiter(struct mime_multipart *mp, const char **at,
+                           enum delimiter *kind)
+{
+	struct span line;
+	while (mime_line(&mp->rest, &line)) {
+		*kind = delimiter_kind(line, mp->boundary);
+		if (*kind != NOT_DELIMITER) {
+			*at = line.p;
+			return true;
+		}
+	}
+	return false;
+}
+
+bool mime_multipart_next(struct mime_multipart *mp, struct span *part)
+{
+	enum delimiter kind;
+	const char *at;
+
+	if (mp->done)
+		return false;
+	if (!mp->started) {
+		/* The preamble, before the first delimiter, is not a part. */
+		mp->started = true;
+		if (!next_delimiter(mp, &at, &kind) ||
+		    kind == CLOSE_DELIMITER) {
+			mp->done = true;
+			return false;
+		}
+	}
+	if (mime_empty(mp->rest)) {
+		mp->done = true;
+		return false;
+	}
+	part->p = mp->rest.p;
+	if (!next_delimiter(mp, &at, &kind)) {
+		/* Truncated: no further delimiter, the part runs to the end. */
+		part->e = mp->rest.e;
+		mp->done = true;
+		return true;
+	}
+	/* The line break before a delimiter belongs to the delimiter. */
+	if (at > part->p && at[-1] == '\n')
+		at--;
+	if (at > part->p && at[-1] == '\r')
+		at--;
+	part->e = at;
+	mp->done = kind == CLOSE_DELIMITER;
+	return true;
+}
+
+/* ---- Decoding ---- */
+
+/* Whether p points into [base, base + size].  Compared as integers:
+ * relational operators on pointers to different objects are undefined. */
+static bool inside(const char *p, const char *base, size_t size)
+{
+	uintptr_t a = (uintptr_t)p, b = (uintptr_t)base;
+	return base && a >= b && a - b <= size;
+}
+
+/* Where the transform of the text starting at p goes (see mime.h), and
+ * how many bytes are free there; NULL when there is no room at all. */
+static char *work_slot(const struct mime_work *w, const char *p,
+                       size_t *room)
+{
+	size_t off;
+	if (inside(p, w->buf, w->size))
+		off = (size_t)((uintptr_t)p - (uintptr_t)w->buf);
+	else if (inside(p, w->msg, w->len))
+		off = (size_t)((uintptr_t)p - (uintptr_t)w->msg);
+	else
+		return NULL;
+	if (off >= w->size)
+		return NULL;
+	*room = w->size - off;
+	return w->buf + off;
+}
+
+static int hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = mime_lower(c);
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* A soft line break at p ("=", optional blanks, line break): its end. */
+static const char *soft_break(const char *p, const char *e)
+{
+	const char *q = p + 1;
+	while (q < e && mime_is_wsp(*q))
+		q++;
+	if (q < e && *q == '\r')
+		q++;
+	if (q == e)
+		return e; /* "=" at the very end of the body */
+	return *q == '\n' ? q + 1 : NULL;
+}
+
+/*
+ * Quoted-printable (RFC 2045, 6.7) from src into dst[0..room).  The
+ * writer never overtakes the reader, so dst may be src itself.
+ */
+static size_t decode_qp(struct span src, char *dst, size_t room,
+                        bool *overflow)
+{
+	const char *p = src.p, *next;
+	size_t n = 0;
+	int hi, lo;
+
+	while (p < src.e) {
+		char c = *p;
+		if (c != '=') {
+			p++;
+		} else if ((next = soft_break(p, src.e)) != NULL) {
+			p = next;
+			continue;
+		} else if (src.e - p >= 3 && (hi = hex_value(p[1])) >= 0 &&
+		           (lo = hex_value(p[2])) >= 0) {
+			c = (char)(hi << 4 | lo);
+			p += 3;
+		} else {
+			p++; /* a stray '=' is kept as it is */
+		}
+		if (n == room) {
+			*overflow = true;
+			break;
+		}
+		dst[n++] = c;
+	}
+	return n;
+}
+
+static int base64_value(char c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	if (c == '+')
+		return 62;
+	if (c == '/')
+		return 63;
+	return -1;
+}
+
+/* The bytes of a group of k sextets: 3 for a whole group, fewer at a '='
+ * or at the end, where 0 or 1 sextets hold no byte. */
+static size_t flush_group(unsigned long bits, int k, char *dst, size_t n,
+                          size_t room, bool *overflow)
+{
+	int bytes = k == 4 ? 3 : k - 1;
+	bits <<= 6 * (4 - k);
+	for (int i = 0; i < bytes; i++) {
+		if (n == room) {
+			*overflow = true;
+			return n;
+		}
+		dst[n++] = (char)((bits >> (16 - 8 * i)) & 0xff);
+	}
+	return n;
+}
+
+/*
+ * Base64 (RFC 2045, 6.8) from src into dst[0..room), skipping line breaks
+ * and any other byte outside the alphabet.  A '=' ends a group, so bodies
+ * that concatenate several encoded blocks still decode.  In place is
+ * safe: four bytes are read before three are written.
+ */
+static size_t decode_base64(struct span src, char *dst, size_t room,
+                            bool *overflow)
+{
+	unsigned long bits = 0;
+	size_t n = 0;
+	int k = 0, v;
+
+	for (const char *p = src.p; p < src.e && !*overflow; p++) {
+		if (*p == '=') {
+			n = flush_group(bits, k, dst, n, room, overflow);
+			bits = 0;
+			k = 0;
+			continue;
+		}
+		if ((v = base64_value(*p)) < 0)
+			continue;
+		bits = bits << 6 | (unsigned long)v;
+		if (++k == 4) {
+			n = flush_group(bits, 4, dst, n, room, overflow);
+			bits = 0;
+			k = 0;
+		}
+	}
+	if (k > 0 && !*overflow)
+		n = flush_group(bits, k, dst, n, room, overflow);
+	return n;
+}
+
+struct span mime_decode(struct mime_work *w, struct span body,
+                        enum mime_encoding enc)
+{
+	size_t room = 0, n;
+	char *dst;
+	struct span out;
+
+	if (enc == MIME_IDENTITY || mime_empty(body))
+		return body;
+	dst = work_slot(w, body.p, &room);
+	if (!dst) {
+		w->overflow = true;
+		return mime_span(body.p, 0);
+	}
+	n = enc == MIME_BASE64 ? decode_base64(body, dst, room, &w->overflow)
+	                       : decode_qp(body, dst, room, &w->overflow);
+	out.p = dst;
+	out.e = dst + n;
+	return out;
+}
+
+struct span mime_unfold(struct mime_work *w, struct span s)
+{
+	size_t room = 0, n = 0, len;
+	const char *p;
+	char *dst;
+
+	s = mime_trim(s);
+	if (!mime_find(s, '\n') && !mime_find(s, '\r'))
+		return s;
+	len = mime_len(s);
+	dst = work_slot(w, s.p, &room);
+	if (!dst || room < len) {
+		w->overflow = true;
+		return s;
+	}
+	for (p = s.p; p < s.e; p++) {
+		if (*p != '\r' && *p != '\n') {
+			dst[n++] = *p;
+			continue;
+		}
+		while (n > 0 && mime_is_wsp(dst[n - 1]))
+			n--;
+		while (p + 1 < s.e && mime_is_space(p[1]))
+			p++;
+		dst[n++] = ' ';
+	}
+	/* In place, the bytes left over would read as a second copy of the
+	 * tail: blank them, so the region still reads as the same text. */
+	memset(dst + n, ' ', len - n);
+	return mime_span(dst, n);
+}
