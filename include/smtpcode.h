@@ -192,6 +192,10 @@ enum smtpcode_pairing smtpcode_check_pair(unsigned basic, unsigned cls,
  * whose id is s[0..len), ignoring case; or NULL. */
 const struct smtpcode_entry *smtpcode_find_provider(const char *s, size_t len);
 const struct smtpcode_entry *smtpcode_find_group(const char *s, size_t len);
+/* The members of a group, in table order: from the group (a
+ * SMTPCODE_KIND_GROUP entry) its first member, from a member the next;
+ * NULL after the last. */
+const struct smtpcode_entry *smtpcode_group_next(const struct smtpcode_entry *e);
 /* The provider a provider's entry belongs to; NULL for a standard entry. */
 const struct smtpcode_entry *smtpcode_provider_of(const struct smtpcode_entry *e);
 

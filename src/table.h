@@ -43,6 +43,9 @@ struct table_item {
 struct smtpcode_entry {
 	uint32_t key;
 	uint8_t provider;                  /* index of its provider, 0: none */
+	uint16_t group_next;               /* next member of its group (for a
+	                                      group: the first), index + 1;
+	                                      0: none */
 	uint32_t text[SMTPCODE_NTEXTS];    /* pool offsets */
 	uint16_t first[SMTPCODE_NLISTS];   /* index into table_items */
 	uint8_t count[SMTPCODE_NLISTS];

@@ -2,7 +2,9 @@
  * The layout of an entry: labelled lines ("  Scope      system (...)")
  * and section headings, written through output.c.
  */
+#include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "layout.h"
 #include "output.h"
@@ -16,13 +18,49 @@ static enum sgr value_color(enum smtpcode_field f, int v)
 	     : v == SMTPCODE_TEMPORARY ? SGR_YELLOW : SGR_RED;
 }
 
+size_t str_cat(char *buf, size_t size, ...)
+{
+	va_list ap;
+	const char *s;
+	size_t len = 0;
+	va_start(ap, size);
+	while ((s = va_arg(ap, const char *)) != NULL)
+		for (; *s && len + 1 < size; s++)
+			buf[len++] = *s;
+	va_end(ap);
+	if (size)
+		buf[len] = '\0';
+	return len;
+}
+
+/* "  Label      " into lead: the label padded to 10 columns (labels are
+ * ASCII).  Built by hand: this runs for every line of every entry. */
+static size_t label_lead(char *lead, size_t size, const char *label)
+{
+	size_t n = strlen(label);
+	if (n > 24)
+		n = 24;
+	if (size < 40)
+		return 0;
+	lead[0] = lead[1] = ' ';
+	memcpy(lead + 2, label, n);
+	while (n < 10)
+		lead[2 + n++] = ' ';
+	lead[2 + n] = ' ';
+	lead[3 + n] = '\0';
+	return 3 + n;
+}
+
 void flagged_line(const char *label, const char *flag, enum sgr color,
                   const char *rest)
 {
-	char lead[128];
-	snprintf(lead, sizeof lead, "  %-10.24s %s%s%s ", label,
-	         color == SGR_RESET ? "" : out_sgr(color), flag,
-	         color == SGR_RESET ? "" : out_sgr(SGR_RESET));
+	char lead[160];
+	size_t n = label_lead(lead, sizeof lead, label);
+	if (color != SGR_RESET)
+		str_cat(lead + n, sizeof lead - n, out_sgr(color), flag,
+		        out_sgr(SGR_RESET), " ", (char *)NULL);
+	else
+		str_cat(lead + n, sizeof lead - n, flag, " ", (char *)NULL);
 	out_para(lead, LABEL_WIDTH, rest);
 }
 
@@ -33,21 +71,26 @@ void value_line(const char *label, const struct smtpcode_entry *e,
 	int v = smtpcode_value(e, f);
 	if (v == 0)
 		return;
-	snprintf(body, sizeof body, "(%s)", smtpcode_value_label(f, v));
+	str_cat(body, sizeof body, "(", smtpcode_value_label(f, v), ")",
+	        (char *)NULL);
 	flagged_line(label, smtpcode_value_name(f, v), value_color(f, v), body);
 }
 
 void text_line(const char *label, const char *s)
 {
-	char lead[32];
+	char lead[40];
 	if (!*s)
 		return;
-	snprintf(lead, sizeof lead, "  %-10.24s ", label);
+	label_lead(lead, sizeof lead, label);
 	out_para(lead, LABEL_WIDTH, s);
 }
 
 void heading(const char *title)
 {
-	out_printf("\n%s%s%s\n", out_sgr(SGR_BOLD), title, out_sgr(SGR_RESET));
+	out_str("\n");
+	out_str(out_sgr(SGR_BOLD));
+	out_str(title);
+	out_str(out_sgr(SGR_RESET));
+	out_str("\n");
 }
 

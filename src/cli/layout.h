@@ -16,6 +16,9 @@ void flagged_line(const char *label, const char *flag, enum sgr color,
                   const char *rest);
 /* "  Message    text..."; nothing when s is empty. */
 void text_line(const char *label, const char *s);
+/* The strings given, up to a NULL, joined into buf[0..size); returns the
+ * length.  Cheaper than snprintf where it runs for every line. */
+size_t str_cat(char *buf, size_t size, ...);
 /* A blank line, then the title of a section. */
 void heading(const char *title);
 

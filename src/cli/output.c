@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,12 +127,31 @@ void out_printf(const char *fmt, ...)
 	}
 }
 
+/* Whether any of the 8 bytes of w is a control character (below 0x20, or
+ * 0x7f): the classic "has a byte less than n" and "has a zero byte" tests
+ * on a whole word, so plain text goes 8 bytes a step. */
+static int has_control(uint64_t w)
+{
+	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+	uint64_t del = w ^ (ones * 0x7f);
+	return (((w - ones * 0x20) & ~w) | ((del - ones) & ~del)) & highs ? 1 : 0;
+}
+
 void out_escaped(FILE *fp, const char *s, size_t n)
 {
 	size_t run = 0;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 		char hex[8];
+		uint64_t w;
+		if (i + 8 <= n) {
+			memcpy(&w, s + i, 8);
+			if (!has_control(w)) {
+				run += 8;
+				i += 7;
+				continue;
+			}
+		}
 		if (c >= 0x20 && c != 0x7f) {
 			run++;
 			continue;
@@ -194,6 +214,19 @@ void out_para(const char *lead, unsigned indent, const char *text)
 	if (col < indent) {
 		indent_by(indent - (unsigned)col);
 		col = indent;
+	}
+	if (!width) { /* not wrapping: each paragraph is one line */
+		for (;;) {
+			size_t n = strcspn(p, "\n");
+			put_safe(p, n);
+			if (!p[n])
+				break;
+			out_char('\n');
+			indent_by(indent);
+			p += n + 1;
+		}
+		out_char('\n');
+		return;
 	}
 	while (*p) {
 		size_t n = strcspn(p, " \n"), w = columns(p, n);

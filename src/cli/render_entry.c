@@ -15,6 +15,16 @@ static const char *text(const struct smtpcode_entry *e,
 	return smtpcode_text(e, f);
 }
 
+/* "  5.2.2    ": a code padded to 8 columns. */
+static void code_lead(char *lead, size_t size, const char *code)
+{
+	size_t n = str_cat(lead, size, "  ", code, (char *)NULL);
+	while (n < 10 && n + 2 < size)
+		lead[n++] = ' ';
+	lead[n++] = ' ';
+	lead[n] = '\0';
+}
+
 /* "452; 431 (Exchange only)" */
 static void basic_line(const struct smtpcode_entry *e)
 {
@@ -51,7 +61,7 @@ static void keyed_section(const char *title, const struct smtpcode_entry *e,
 	for (size_t i = 0; i < n; i++) {
 		struct smtpcode_item it = smtpcode_item(e, l, i);
 		char lead[32];
-		snprintf(lead, sizeof lead, "  %-8s ", it.key);
+		code_lead(lead, sizeof lead, it.key);
 		out_para(lead, 11, it.text);
 	}
 }
@@ -87,7 +97,7 @@ static void variants_related(const struct smtpcode_entry *const *v, size_t nv)
 				continue;
 			if (!printed++)
 				heading("Not to be confused with");
-			snprintf(lead, sizeof lead, "  %-8s ", it.key);
+			code_lead(lead, sizeof lead, it.key);
 			out_para(lead, 11, it.text);
 		}
 	}
@@ -103,8 +113,9 @@ static void fixes_section(const struct smtpcode_entry *e)
 		struct smtpcode_item it = smtpcode_item(e, SMTPCODE_FIXES, i);
 		int who = smtpcode_value_parse(SMTPCODE_ACTS, it.key, strlen(it.key));
 		char lead[96];
-		snprintf(lead, sizeof lead, "  For %s: ",
-		         who > 0 ? smtpcode_value_label(SMTPCODE_ACTS, who) : it.key);
+		str_cat(lead, sizeof lead, "  For ",
+		        who > 0 ? smtpcode_value_label(SMTPCODE_ACTS, who) : it.key,
+		        ": ", (char *)NULL);
 		out_para(lead, 4, it.text);
 	}
 }
@@ -151,15 +162,15 @@ static void add_member(char *line, size_t size, size_t *shown, size_t *more,
 	const struct smtpcode_entry *p = smtpcode_provider_of(m);
 	char label[64];
 	size_t len = strlen(line);
-	snprintf(label, sizeof label, " %s%s%s", p ? text(p, SMTPCODE_CODE) : "",
-	         p ? " " : "", text(m, SMTPCODE_CODE));
+	str_cat(label, sizeof label, " ", p ? text(p, SMTPCODE_CODE) : "",
+	        p ? " " : "", text(m, SMTPCODE_CODE), (char *)NULL);
 	if (strstr(line, label))
 		return;
 	if (*shown == 10 || len + strlen(label) + 2 >= size) {
 		(*more)++;
 		return;
 	}
-	snprintf(line + len, size - len, "%s%s", *shown ? "," : "", label);
+	str_cat(line + len, size - len, *shown ? "," : "", label, (char *)NULL);
 	(*shown)++;
 }
 
@@ -176,16 +187,10 @@ static void group_line(const struct smtpcode_entry *e)
 		return;
 	snprintf(line, sizeof line, "%s (%s): also", id, text(g, SMTPCODE_NAME));
 	for (int providers = 0; providers < 2; providers++)
-		for (size_t i = 0; i < smtpcode_table_size(); i++) {
-			const struct smtpcode_entry *m = smtpcode_table_entry(i);
-			enum smtpcode_kind kind = smtpcode_kind(m);
-			if (m == e || (kind != SMTPCODE_KIND_BASIC &&
-			               kind != SMTPCODE_KIND_ENHANCED) ||
-			    !smtpcode_provider_of(m) != !providers ||
-			    strcmp(text(m, SMTPCODE_GROUP), id) != 0)
-				continue;
-			add_member(line, sizeof line, &shown, &more, m);
-		}
+		for (const struct smtpcode_entry *m = smtpcode_group_next(g); m;
+		     m = smtpcode_group_next(m))
+			if (m != e && !smtpcode_provider_of(m) == !providers)
+				add_member(line, sizeof line, &shown, &more, m);
 	if (more)
 		snprintf(line + strlen(line), sizeof line - strlen(line),
 		         " and %zu more", more);

@@ -166,6 +166,28 @@ static struct smtpcode_entry make_entry(const struct record *r)
 	return e;
 }
 
+/* Chain each group's members in table order, starting at the group. */
+static void link_groups(struct smtpcode_entry *entries)
+{
+	for (size_t g = 0; g < nrecords; g++) {
+		size_t prev = g;
+		if (records[g].kind != R_GROUP_DEF)
+			continue;
+		for (size_t i = 0; i < nrecords; i++) {
+			if (records[i].kind == R_GROUP_DEF ||
+			    entries[i].text[SMTPCODE_GROUP] !=
+			        entries[g].text[SMTPCODE_GROUP])
+				continue;
+			if (i + 1 > UINT16_MAX) {
+				fail(records[i].file, records[i].line, "table too big");
+				return;
+			}
+			entries[prev].group_next = (uint16_t)(i + 1);
+			prev = i;
+		}
+	}
+}
+
 static void write_string(FILE *out, const char *s)
 {
 	fputc('"', out);
@@ -188,7 +210,8 @@ static void write_string(FILE *out, const char *s)
 static void write_entry(FILE *out, const struct smtpcode_entry *e,
                         const char *comment)
 {
-	fprintf(out, "\t{0x%08lx, %u, {", (unsigned long)e->key, e->provider);
+	fprintf(out, "\t{0x%08lx, %u, %u, {", (unsigned long)e->key, e->provider,
+	        e->group_next);
 	for (int k = 0; k < SMTPCODE_NTEXTS; k++)
 		fprintf(out, "%s%lu", k ? ", " : "", (unsigned long)e->text[k]);
 	fputs("}, {", out);
@@ -287,6 +310,7 @@ int write_table(const char *path, const char *date)
 	entries = xrealloc(NULL, (nrecords + 1) * sizeof *entries);
 	for (size_t i = 0; i < nrecords; i++)
 		entries[i] = make_entry(&records[i]);
+	link_groups(entries);
 	if (errors)
 		return -1;
 
