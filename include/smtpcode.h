@@ -110,7 +110,10 @@ enum smtpcode_text_field {
 enum smtpcode_list {
 	SMTPCODE_CAUSES,  /* likely causes */
 	SMTPCODE_FIXES,   /* key: who does it (an "acts" value) */
-	SMTPCODE_RELATED, /* key: a code it is confused with; text: the difference */
+	SMTPCODE_RELATED, /* key: a code it is confused with; text: the
+	                     difference.  For a group: its members, standard
+	                     codes first ("5.2.2"), then providers' entries
+	                     ("gmail 4.2.2"), with an empty text */
 	SMTPCODE_BASIC,   /* key: a basic code it is sent with; text: a remark */
 	SMTPCODE_WITH,    /* basic entries: key: an enhanced code it comes with */
 	SMTPCODE_SOURCES, /* RFC sections, the registry */
@@ -192,10 +195,6 @@ enum smtpcode_pairing smtpcode_check_pair(unsigned basic, unsigned cls,
  * whose id is s[0..len), ignoring case; or NULL. */
 const struct smtpcode_entry *smtpcode_find_provider(const char *s, size_t len);
 const struct smtpcode_entry *smtpcode_find_group(const char *s, size_t len);
-/* The members of a group, in table order: from the group (a
- * SMTPCODE_KIND_GROUP entry) its first member, from a member the next;
- * NULL after the last. */
-const struct smtpcode_entry *smtpcode_group_next(const struct smtpcode_entry *e);
 /* The provider a provider's entry belongs to; NULL for a standard entry. */
 const struct smtpcode_entry *smtpcode_provider_of(const struct smtpcode_entry *e);
 

@@ -13,7 +13,7 @@ size_t table_lower_bound(uint32_t key)
 	size_t lo = 0, hi = table_size;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (table_entries[mid].key < key)
+		if (table_keys[mid] < key)
 			lo = mid + 1;
 		else
 			hi = mid;

@@ -18,11 +18,6 @@ const struct smtpcode_entry *smtpcode_find_group(const char *s, size_t len)
 	return table_find_named(SMTPCODE_KIND_GROUP, s, len);
 }
 
-const struct smtpcode_entry *smtpcode_group_next(const struct smtpcode_entry *e)
-{
-	return e->group_next ? &table_entries[e->group_next - 1] : NULL;
-}
-
 const struct smtpcode_entry *smtpcode_provider_of(const struct smtpcode_entry *e)
 {
 	if (!e->provider)

@@ -43,9 +43,6 @@ struct table_item {
 struct smtpcode_entry {
 	uint32_t key;
 	uint8_t provider;                  /* index of its provider, 0: none */
-	uint16_t group_next;               /* next member of its group (for a
-	                                      group: the first), index + 1;
-	                                      0: none */
 	uint32_t text[SMTPCODE_NTEXTS];    /* pool offsets */
 	uint16_t first[SMTPCODE_NLISTS];   /* index into table_items */
 	uint8_t count[SMTPCODE_NLISTS];
@@ -84,6 +81,7 @@ extern const char table_pool[];
 extern const struct table_item table_items[];
 extern const struct smtpcode_entry table_entries[];
 extern const size_t table_size;
+extern const uint32_t table_keys[]; /* table_entries[i].key, packed */
 extern const char table_date[];
 
 #endif

@@ -154,46 +154,32 @@ static void title(const char *code, const struct smtpcode_entry *e)
 	out_str("\n");
 }
 
-/* Appends member m of a group to line, unless it is e or shown already;
- * counts what does not fit in *more. */
-static void add_member(char *line, size_t size, size_t *shown, size_t *more,
-                       const struct smtpcode_entry *m)
-{
-	const struct smtpcode_entry *p = smtpcode_provider_of(m);
-	char label[64];
-	size_t len = strlen(line);
-	str_cat(label, sizeof label, " ", p ? text(p, SMTPCODE_CODE) : "",
-	        p ? " " : "", text(m, SMTPCODE_CODE), (char *)NULL);
-	if (strstr(line, label))
-		return;
-	if (*shown == 10 || len + strlen(label) + 2 >= size) {
-		(*more)++;
-		return;
-	}
-	str_cat(line + len, size - len, *shown ? "," : "", label, (char *)NULL);
-	(*shown)++;
-}
-
 /* "Group      mailbox-full (Mailbox full): also 5.2.2, 452, gmail 4.2.2":
- * the standard codes of the group first, then providers' entries. */
+ * the group's members but e, standard codes first, at most ten. */
 static void group_line(const struct smtpcode_entry *e)
 {
 	const char *id = text(e, SMTPCODE_GROUP);
-	const struct smtpcode_entry *g;
-	char line[1024];
-	size_t shown = 0, more = 0;
+	const struct smtpcode_entry *g, *p = smtpcode_provider_of(e);
+	char line[1024], self[64];
+	size_t len, shown = 0, n;
 
 	if (!*id || !(g = smtpcode_find_group(id, strlen(id))))
 		return;
-	snprintf(line, sizeof line, "%s (%s): also", id, text(g, SMTPCODE_NAME));
-	for (int providers = 0; providers < 2; providers++)
-		for (const struct smtpcode_entry *m = smtpcode_group_next(g); m;
-		     m = smtpcode_group_next(m))
-			if (m != e && !smtpcode_provider_of(m) == !providers)
-				add_member(line, sizeof line, &shown, &more, m);
-	if (more)
-		snprintf(line + strlen(line), sizeof line - strlen(line),
-		         " and %zu more", more);
+	str_cat(self, sizeof self, p ? text(p, SMTPCODE_CODE) : "", p ? " " : "",
+	        text(e, SMTPCODE_CODE), (char *)NULL);
+	len = str_cat(line, sizeof line, id, " (", text(g, SMTPCODE_NAME),
+	              "): also", (char *)NULL);
+	n = smtpcode_count(g, SMTPCODE_RELATED);
+	for (size_t i = 0; i < n && shown < 10; i++) {
+		const char *member = smtpcode_item(g, SMTPCODE_RELATED, i).key;
+		if (strcmp(member, self) == 0)
+			continue;
+		len += str_cat(line + len, sizeof line - len, shown++ ? ", " : " ",
+		               member, (char *)NULL);
+	}
+	if (n > shown + 1)
+		snprintf(line + len, sizeof line - len, " and %zu more",
+		         n - shown - 1);
 	if (shown)
 		text_line("Group", line);
 }

@@ -166,25 +166,36 @@ static struct smtpcode_entry make_entry(const struct record *r)
 	return e;
 }
 
-/* Chain each group's members in table order, starting at the group. */
-static void link_groups(struct smtpcode_entry *entries)
+/* A group lists its members, standard codes first, then providers'
+ * entries as "gmail 4.2.2": in one place, so showing them touches a few
+ * pages rather than every member's entry. */
+static void list_members(struct smtpcode_entry *entries)
 {
 	for (size_t g = 0; g < nrecords; g++) {
-		size_t prev = g;
+		size_t start = nitems;
 		if (records[g].kind != R_GROUP_DEF)
 			continue;
-		for (size_t i = 0; i < nrecords; i++) {
-			if (records[i].kind == R_GROUP_DEF ||
-			    entries[i].text[SMTPCODE_GROUP] !=
-			        entries[g].text[SMTPCODE_GROUP])
-				continue;
-			if (i + 1 > UINT16_MAX) {
-				fail(records[i].file, records[i].line, "table too big");
-				return;
+		for (int providers = 0; providers < 2; providers++)
+			for (size_t i = 0; i < nrecords; i++) {
+				char label[64];
+				if (records[i].kind == R_GROUP_DEF ||
+				    !entries[i].provider != !providers ||
+				    entries[i].text[SMTPCODE_GROUP] !=
+				        entries[g].text[SMTPCODE_GROUP])
+					continue;
+				snprintf(label, sizeof label, "%s%s%s",
+				         providers ? get(&records[i], "provider")->value
+				                   : "", providers ? " " : "",
+				         records[i].codetext);
+				add_item(label, "");
 			}
-			entries[prev].group_next = (uint16_t)(i + 1);
-			prev = i;
+		if (nitems - start > UINT8_MAX) {
+			fail(records[g].file, records[g].line, "%s: more than %d "
+			     "members", records[g].codetext, UINT8_MAX);
+			return;
 		}
+		entries[g].first[SMTPCODE_RELATED] = (uint16_t)start;
+		entries[g].count[SMTPCODE_RELATED] = (uint8_t)(nitems - start);
 	}
 }
 
@@ -210,8 +221,7 @@ static void write_string(FILE *out, const char *s)
 static void write_entry(FILE *out, const struct smtpcode_entry *e,
                         const char *comment)
 {
-	fprintf(out, "\t{0x%08lx, %u, %u, {", (unsigned long)e->key, e->provider,
-	        e->group_next);
+	fprintf(out, "\t{0x%08lx, %u, {", (unsigned long)e->key, e->provider);
 	for (int k = 0; k < SMTPCODE_NTEXTS; k++)
 		fprintf(out, "%s%lu", k ? ", " : "", (unsigned long)e->text[k]);
 	fputs("}, {", out);
@@ -310,7 +320,7 @@ int write_table(const char *path, const char *date)
 	entries = xrealloc(NULL, (nrecords + 1) * sizeof *entries);
 	for (size_t i = 0; i < nrecords; i++)
 		entries[i] = make_entry(&records[i]);
-	link_groups(entries);
+	list_members(entries);
 	if (errors)
 		return -1;
 
@@ -338,6 +348,13 @@ int write_table(const char *path, const char *date)
 	for (size_t i = 0; i < nrecords; i++)
 		write_entry(out, &entries[i], records[i].codetext);
 	fprintf(out, "};\n\nconst size_t table_size = %zu;\n", nrecords);
+	/* The keys again, packed, for binary search: a lookup touches a few
+	 * pages of them instead of a dozen scattered pages of entries. */
+	fputs("\nconst uint32_t table_keys[] = {", out);
+	for (size_t i = 0; i < nrecords; i++)
+		fprintf(out, "%s0x%08lx", i % 8 ? ", " : (i ? ",\n\t" : "\n\t"),
+		        (unsigned long)entries[i].key);
+	fputs("\n};\n", out);
 	write_markers(out, entries);
 	free(entries);
 	if (ferror(out) | fclose(out)) {
