@@ -13,7 +13,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The version of this header; smtpcode_version() gives the library's,
+ * which differs when a program runs against another libsmtpcode.so. */
 #define SMTPCODE_VERSION "0.1.0"
+#define SMTPCODE_VERSION_MAJOR 0
+#define SMTPCODE_VERSION_MINOR 1
+#define SMTPCODE_VERSION_PATCH 0
+
+const char *smtpcode_version(void);
 
 /* Why a string is not an SMTP code; see smtpcode_strerror(). */
 enum smtpcode_error {

@@ -175,6 +175,11 @@ const struct smtpcode_entry *smtpcode_table_entry(size_t i)
 	return i < table_size ? &table_entries[i] : NULL;
 }
 
+const char *smtpcode_version(void)
+{
+	return SMTPCODE_VERSION;
+}
+
 const char *smtpcode_data_date(void)
 {
 	return table_date;
