@@ -2,10 +2,11 @@
 #ifndef SMTPCODE_MAILS_H
 #define SMTPCODE_MAILS_H
 
+#include "logs.h"
 #include "smtpcode.h"
 
 struct mail_options {
-	int format; /* enum record_format */
+	enum record_format format;
 	const struct smtpcode_entry *provider;
 };
 

@@ -3,6 +3,7 @@
 #define SMTPCODE_RENDER_H
 
 #include "fields.h"
+#include "logs.h"
 #include "smtpcode.h"
 
 /* The entry a person reads; input is the argument, for the reply text. */
@@ -29,8 +30,8 @@ void render_field(const struct row *w, enum field_id f);
 
 /* A log line as read, then (w non-NULL) "  => " and its verdict. */
 void render_annotation(const char *line, size_t len, const struct row *w);
-/* A record from a log or a message, in the chosen format (logs.h). */
-void render_record(int format, const struct row *w);
+/* A record from a log or a message, in the chosen format. */
+void render_record(enum record_format format, const struct row *w);
 
 /* The providers, with how many entries each has; tsv: "id\tcount\tname"
  * lines only. */

@@ -59,7 +59,7 @@ void render_annotation(const char *line, size_t len, const struct row *w)
 	out_str("\n");
 }
 
-void render_record(int format, const struct row *w)
+void render_record(enum record_format format, const struct row *w)
 {
 	const struct origin *o = w->origin;
 	switch (format) {

@@ -1,0 +1,22 @@
+#!/bin/sh
+# The hardened build really carries its protections: PIE, full RELRO,
+# stack protector, fortified libc calls (readelf on the built binary).
+# usage: hardening.sh SMTPCODE
+set -u
+bin=$1
+fails=0
+pass=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+command -v readelf >/dev/null || { echo "hardening: needs readelf (apt-get install binutils)"; exit 1; }
+
+readelf -h "$bin" | grep -q 'Type:.*DYN' && ok || bad "not a position-independent executable"
+readelf -d "$bin" | grep -q 'FLAGS_1.*PIE' && ok || bad "no PIE flag"
+readelf -lW "$bin" | grep -q 'GNU_RELRO' && ok || bad "no RELRO segment"
+readelf -d "$bin" | grep -Eq 'BIND_NOW|FLAGS.*NOW' && ok || bad "not bound now (partial RELRO)"
+readelf -sW --dyn-syms "$bin" | grep -q '__stack_chk_fail' && ok || bad "no stack protector"
+readelf -sW --dyn-syms "$bin" | grep -Eq '__[a-z]+_chk' && ok || bad "no fortified calls"
+readelf -lW "$bin" | grep 'GNU_STACK' | grep -q 'RW ' && ok || bad "executable stack"
+
+echo "hardening: $pass passed, $fails failed"
+[ "$fails" -eq 0 ]
