@@ -190,8 +190,9 @@ static const struct cli_case cases[] = {
 	  "  Group      rate-limited (Rate limited)"},
 	 NULL, {NULL}},
 	{{"421 4.7.0 A reply nobody has documented - gsmtp"}, 0,
-	 {"  Rule       ambiguous: none of the ", " gmail entries for 4.7.0 "
-	  "matches this text; the standard meaning follows",
+	 {"  Rule       ambiguous: none of the ", " gmail entries that could "
+	  "apply matches this text; the standard meaning follows, and the "
+	  "providers' meanings are listed under \"How providers say it\"",
 	  "\n4.7.0  Other or undefined security status\n",
 	  "\nHow providers say it\n  gmail      "},
 	 NULL, {NULL}},

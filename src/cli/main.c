@@ -251,6 +251,23 @@ static int lookup(const struct options *o, int argc, char **argv)
 	return status;
 }
 
+/* s for an error message: control characters and bytes that are not
+ * UTF-8 shown as \xHH, at most 60 bytes of it ("..." after). */
+static const char *escape_arg(const char *s)
+{
+	static char buf[4 * 60 + 4];
+	size_t len = 0, n = strlen(s);
+	for (size_t i = 0; i < n && i < 60; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x20 || c >= 0x7f)
+			len += (size_t)snprintf(buf + len, sizeof buf - len, "\\x%02x", c);
+		else
+			buf[len++] = (char)c;
+	}
+	memcpy(buf + len, n > 60 ? "..." : "", n > 60 ? 4 : 1);
+	return buf;
+}
+
 /* Everything written reaches its file, or the exit status says so. */
 static int finish(int status)
 {
@@ -304,7 +321,7 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_DFL);
 	parse_color("auto", &color);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "jtf:bqlsp:w:hV", longopts,
+	while ((c = getopt_long(argc, argv, ":jtf:bqlsp:w:hV", longopts,
 	                        NULL)) != -1) {
 		switch (c) {
 		case 'j': o.mode = MODE_JSON; break;
@@ -323,7 +340,7 @@ int main(int argc, char **argv)
 				return usage_error("unknown field '%s' (expected a JSON "
 				                   "key: severity, scope, acts, retry, "
 				                   "suppress, bounce, reason, name, ...)",
-				                   optarg);
+				                   escape_arg(optarg));
 			o.mode = MODE_FIELD;
 			o.field = (enum field_id)f;
 			break;
@@ -335,17 +352,17 @@ int main(int argc, char **argv)
 			o.provider = smtpcode_find_provider(optarg, strlen(optarg));
 			if (!o.provider)
 				return usage_error("unknown provider '%s' (see "
-				                   "'smtpcode --providers')", optarg);
+				                   "'smtpcode --providers')", escape_arg(optarg));
 			break;
 		case 'C':
 			if (parse_color(optarg, &color))
 				return usage_error("invalid --color '%s' (expected auto, "
-				                   "always or never)", optarg);
+				                   "always or never)", escape_arg(optarg));
 			break;
 		case 'w':
 			if (parse_width(optarg, &width))
 				return usage_error("invalid width '%s' (expected a number "
-				                   "of columns, 0 to 1000)", optarg);
+				                   "of columns, 0 to 1000)", escape_arg(optarg));
 			break;
 		case 'h':
 			out_str(usage_text);
@@ -354,12 +371,19 @@ int main(int argc, char **argv)
 			out_printf("smtpcode %s (data of %s)\n", SMTPCODE_VERSION,
 			           smtpcode_data_date());
 			return finish(EXIT_FOUND);
-		default:
-			if (optopt && strchr("fpw", optopt))
-				return usage_error("option '-%c' needs a value", optopt);
-			if (optopt)
-				return usage_error("unknown option '-%c'", optopt);
-			return usage_error("unknown option '%s'", argv[optind - 1]);
+		case ':':
+			return usage_error("option '%s' needs a value",
+			                   escape_arg(argv[optind - 1]));
+		default: {
+			const char *arg = argv[optind - 1];
+			if (strncmp(arg, "--", 2) == 0 && strchr(arg, '=') && optopt)
+				return usage_error("option '%.*s' takes no value",
+				                   (int)(strchr(arg, '=') - arg), arg);
+			if (optopt && arg[1] != '-')
+				return usage_error("unknown option '-%s'",
+				                   escape_arg((char[]){(char)optopt, 0}));
+			return usage_error("unknown option '%s'", escape_arg(arg));
+		}
 		}
 	}
 	argc -= optind;
@@ -377,10 +401,10 @@ int main(int argc, char **argv)
 		const char *p = argc ? argv[0] : "*";
 		if (argc > 1)
 			return usage_error("--list takes one pattern, not '%s' too",
-			                   argv[1]);
+			                   escape_arg(argv[1]));
 		if (smtpcode_pattern_parse(p, strlen(p), &pat))
 			return usage_error("'%s' is not a pattern (expected 5.7.*, "
-			                   "X.2.X, 4xx, 55x or *)", p);
+			                   "X.2.X, 4xx, 55x or *)", escape_arg(p));
 		status = list(&o, &pat, argc ? argv[0] : NULL);
 		break;
 	}

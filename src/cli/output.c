@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "output.h"
+#include "utf8.h"
 
 static unsigned width; /* 0: do not wrap */
 static bool color;
@@ -127,36 +128,57 @@ void out_printf(const char *fmt, ...)
 	}
 }
 
-/* Whether any of the 8 bytes of w is a control character (below 0x20, or
- * 0x7f): the classic "has a byte less than n" and "has a zero byte" tests
- * on a whole word, so plain text goes 8 bytes a step. */
-static int has_control(uint64_t w)
+/* Whether any of the 8 bytes of w needs a closer look: a control
+ * character (below 0x20, or 0x7f) or a byte of a multi-byte sequence (the
+ * classic "has a byte less than n" and "has a zero byte" tests on a whole
+ * word, so plain ASCII goes 8 bytes a step). */
+static int suspect(uint64_t w)
 {
 	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
 	uint64_t del = w ^ (ones * 0x7f);
-	return (((w - ones * 0x20) & ~w) | ((del - ones) & ~del)) & highs ? 1 : 0;
+	return ((((w - ones * 0x20) & ~w) | ((del - ones) & ~del)) & highs) ||
+	       (w & highs);
+}
+
+/* Bytes [i, i + *k) of s that are safe to show as they are: *k is 1 for
+ * printable ASCII, the length of a valid UTF-8 sequence other than a C1
+ * control (U+0080 to U+009F, which some terminals obey), or 0 when the
+ * byte must be escaped. */
+static size_t safe_len(const char *s, size_t n, size_t i)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t k;
+	if (u[i] >= 0x20 && u[i] < 0x7f)
+		return 1;
+	if (u[i] < 0x80)
+		return 0;
+	k = utf8_len(u + i, n - i);
+	if (k == 2 && u[i] == 0xc2 && u[i + 1] < 0xa0)
+		return 0;
+	return k;
 }
 
 void out_escaped(FILE *fp, const char *s, size_t n)
 {
 	size_t run = 0;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
+	for (size_t i = 0; i < n;) {
 		char hex[8];
 		uint64_t w;
+		size_t k;
 		if (i + 8 <= n) {
 			memcpy(&w, s + i, 8);
-			if (!has_control(w)) {
+			if (!suspect(w)) {
 				run += 8;
-				i += 7;
+				i += 8;
 				continue;
 			}
 		}
-		if (c >= 0x20 && c != 0x7f) {
-			run++;
+		if ((k = safe_len(s, n, i)) != 0) {
+			run += k;
+			i += k;
 			continue;
 		}
-		snprintf(hex, sizeof hex, "\\x%02x", c);
+		snprintf(hex, sizeof hex, "\\x%02x", (unsigned char)s[i]);
 		if (fp == stdout) {
 			out_write(s + i - run, run);
 			out_str(hex);
@@ -165,6 +187,7 @@ void out_escaped(FILE *fp, const char *s, size_t n)
 			fputs(hex, fp);
 		}
 		run = 0;
+		i++;
 	}
 	if (fp == stdout)
 		out_write(s + n - run, run);
@@ -199,15 +222,28 @@ static void indent_by(unsigned n)
 		out_char(' ');
 }
 
+/* Length of the next word of p[0..n): up to a space, or (in the table's
+ * own text, not untrusted input) a newline. */
+static size_t word_len(const char *p, size_t n, int untrusted)
+{
+	size_t i = 0;
+	while (i < n && p[i] != ' ' && (untrusted || p[i] != '\n'))
+		i++;
+	return i;
+}
+
 /*
- * Print text as a paragraph: the first line starts with lead (already
- * "indent" columns wide, or shorter and padded), later lines are indented
- * by indent.  Words wrap at the width; a "\n" in text starts a new line.
+ * Print text[0..n) as a paragraph: the first line starts with lead
+ * (already "indent" columns wide, or shorter and padded), later lines are
+ * indented by indent.  Words wrap at the width.  A newline in the table's
+ * text starts a new line; in untrusted input it is shown as \x0a, like
+ * every control character.
  */
-void out_para(const char *lead, unsigned indent, const char *text)
+static void para(const char *lead, unsigned indent, const char *text,
+                 size_t n, int untrusted)
 {
 	size_t col = columns(lead, strlen(lead));
-	const char *p = text;
+	const char *p = text, *end = text + n;
 	int fresh = 1; /* at the start of a line: no space before a word */
 
 	out_str(lead);
@@ -215,22 +251,15 @@ void out_para(const char *lead, unsigned indent, const char *text)
 		indent_by(indent - (unsigned)col);
 		col = indent;
 	}
-	if (!width) { /* not wrapping: each paragraph is one line */
-		for (;;) {
-			size_t n = strcspn(p, "\n");
-			put_safe(p, n);
-			if (!p[n])
-				break;
-			out_char('\n');
-			indent_by(indent);
-			p += n + 1;
-		}
+	if (!width && untrusted) { /* not wrapping: one line, all escaped */
+		put_safe(p, n);
 		out_char('\n');
 		return;
 	}
-	while (*p) {
-		size_t n = strcspn(p, " \n"), w = columns(p, n);
-		if (n == 0) {
+	while (p < end) {
+		size_t k = word_len(p, (size_t)(end - p), untrusted);
+		size_t w = columns(p, k);
+		if (k == 0) {
 			if (*p == '\n') {
 				out_char('\n');
 				indent_by(indent);
@@ -250,33 +279,23 @@ void out_para(const char *lead, unsigned indent, const char *text)
 			out_char(' ');
 			col++;
 		}
-		put_safe(p, n);
+		put_safe(p, k);
 		col += w;
-		p += n;
+		p += k;
 		fresh = 0;
 	}
 	out_char('\n');
 }
 
-/* Like out_para for text of known length from the input (not the table). */
+void out_para(const char *lead, unsigned indent, const char *text)
+{
+	para(lead, indent, text, strlen(text), 0);
+}
+
 void out_para_untrusted(const char *lead, unsigned indent, const char *s,
                         size_t n)
 {
-	char buf[1024];
-	size_t k = n < sizeof buf - 1 ? n : sizeof buf - 1;
-	memcpy(buf, s, k);
-	buf[k] = '\0';
-	/* Bytes after a NUL are still shown, as \x00 and the rest. */
-	if (memchr(s, '\0', k)) {
-		out_str(lead);
-		indent_by(indent > strlen(lead) ? indent - (unsigned)strlen(lead) : 0);
-		put_safe(s, k);
-		out_char('\n');
-	} else {
-		out_para(lead, indent, buf);
-	}
-	if (k < n)
-		out_printf("%*s(%zu more bytes not shown)\n", (int)indent, "", n - k);
+	para(lead, indent, s, n, 1);
 }
 
 int out_finish(void)

@@ -78,11 +78,12 @@ static void match_lines(const struct smtpcode_result *r, const char *code)
 		         text(smtpcode_provider_of(m->entry), SMTPCODE_CODE), code);
 		break;
 	case SMTPCODE_MATCH_AMBIGUOUS:
+		/* The list is under the standard entry, when there is one. */
 		snprintf(line, sizeof line, "ambiguous: none of the %zu %s%sentries "
-		         "for %s matches this text; the standard meaning follows, "
-		         "and the providers' meanings are listed under \"How "
-		         "providers say it\"", m->candidates, id, *id ? " " : "",
-		         code);
+		         "that could apply matches this text; the standard meaning "
+		         "follows%s", m->candidates, id, *id ? " " : "",
+		         smtpcode_answer(r) ? ", and the providers' meanings are "
+		         "listed under \"How providers say it\"" : "");
 		break;
 	case SMTPCODE_MATCH_NONE:
 		if (!m->provider)
