@@ -380,8 +380,10 @@ int main(int argc, char **argv)
 				return usage_error("option '%.*s' takes no value",
 				                   (int)(strchr(arg, '=') - arg), arg);
 			if (optopt && arg[1] != '-')
-				return usage_error("unknown option '-%s'",
-				                   escape_arg((char[]){(char)optopt, 0}));
+				return optopt > 0x20 && optopt < 0x7f
+				           ? usage_error("unknown option '-%c'", optopt)
+				           : usage_error("unknown option '-\\x%02x'",
+				                         (unsigned)(optopt & 0xff));
 			return usage_error("unknown option '%s'", escape_arg(arg));
 		}
 		}
