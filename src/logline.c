@@ -5,12 +5,15 @@
  * Speed.  This runs over hundreds of megabytes of logs, so a line is never
  * walked byte by byte with function calls.  Each layout is recognised by a
  * marker found with find(), which runs memchr() over the marker's rarest
- * byte and compares the rest only at its hits; each marker is looked for
- * once, in one forward pass, and the few per-byte loops left only cross
- * short tokens (a status word, a host name).  Everything is bounded by len
- * and works on bytes: no NUL is needed or honoured, nothing is allocated,
- * and <ctype.h> is not used, so neither the locale nor bytes >= 0x80 change
- * a result.
+ * byte and compares the rest only at its hits (inline, where the needle's
+ * length is a constant); each marker is looked for once, and one that
+ * sits at the end of its text is looked for from the end.  The few
+ * per-byte loops left only cross short tokens (a field's name, a status
+ * word, a host name).  The usual shapes of a reply ("452 4.3.1 text") and
+ * of a dsn= field ("4.3.1") are read in place; any other goes to
+ * smtpcode_parse().  Everything is bounded by len and works on bytes: no
+ * NUL is needed or honoured, nothing is allocated, and <ctype.h> is not
+ * used, so neither the locale nor bytes >= 0x80 change a result.
  *
  * The policy of smtpcode_find_code() against false positives.  An
  * enhanced code is taken from free text only when all of these hold:
@@ -101,6 +104,24 @@ static void trim(const char **a, const char **b)
 		(*b)--;
 }
 
+/* *l with every field absent.  Not memset(): at this size it compiles to
+ * a string instruction that is slow to start, and this runs per line. */
+static void clear(struct smtpcode_logline *l)
+{
+	static const struct smtpcode_text none = {NULL, 0};
+	static const struct smtpcode_query nocode = {0};
+	l->format = SMTPCODE_LOG_NONE;
+	l->recipient = none;
+	l->domain = none;
+	l->relay = none;
+	l->status = none;
+	l->stage = none;
+	l->reply = none;
+	l->dsn = none;
+	l->code = nocode;
+	l->dsn_code = nocode;
+}
+
 static bool has_code(const struct smtpcode_query *q)
 {
 	return q->basic != 0 || q->enhanced;
@@ -109,14 +130,24 @@ static bool has_code(const struct smtpcode_query *q)
 /* ---- Searching ---- */
 
 /*
+ * Whether p[0..n) holds lit[0..n).  The searches below are inline so that
+ * n is a constant at each place they are used, where the compiler turns
+ * memcmp() into a load or two, rather than a call per candidate.
+ */
+static inline bool same(const char *p, const char *lit, size_t n)
+{
+	return memcmp(p, lit, n) == 0;
+}
+
+/*
  * The first needle[0..n) in [p, end), or NULL.  memchr() runs over
  * needle[k], which the caller picks as the needle's rarest byte in logs
  * (the '*' of " ** ", the 'j' of "reject"), so the comparisons are few.
  * (memmem() is neither C11 nor POSIX.1-2008, and cannot be told which
  * byte is rare.)
  */
-static const char *find(const char *p, const char *end, const char *needle,
-                        size_t n, size_t k)
+static inline const char *find(const char *p, const char *end,
+                               const char *needle, size_t n, size_t k)
 {
 	const char *q, *last;
 
@@ -128,23 +159,30 @@ static const char *find(const char *p, const char *end, const char *needle,
 		const char *hit = memchr(q, needle[k], (size_t)(last - q) + 1);
 		if (!hit)
 			return NULL;
-		if (memcmp(hit - k, needle, n) == 0)
+		if (same(hit - k, needle, n))
 			return hit - k;
 		q = hit + 1;
 	}
 	return NULL;
 }
 
-/* The last needle in [p, end): still one forward pass. */
-static const char *find_last(const char *p, const char *end,
-                             const char *needle, size_t n, size_t k)
+/*
+ * The last needle[0..n) in [p, end), or NULL: searched backwards from
+ * end, as the needles looked for so (" (in reply to ", " from ") sit near
+ * the end of what they are looked for in; needle[k] is the byte looked
+ * at first, the rarest.
+ */
+static inline const char *find_last(const char *p, const char *end,
+                                    const char *needle, size_t n, size_t k)
 {
-	const char *hit, *last = NULL;
-	while ((hit = find(p, end, needle, n, k)) != NULL) {
-		last = hit;
-		p = hit + 1;
+	if (!p || end - p < (ptrdiff_t)n)
+		return NULL;
+	for (const char *q = end - n;; q--) {
+		if (q[k] == needle[k] && same(q, needle, n))
+			return q;
+		if (q == p)
+			return NULL;
 	}
-	return last;
 }
 
 /* For string literals: the needle's length is known at compile time. */
@@ -153,14 +191,15 @@ static const char *find_last(const char *p, const char *end,
 	find_last((p), (end), (lit), sizeof(lit) - 1, (k))
 #define STARTS(p, end, lit) starts((p), (end), (lit), sizeof(lit) - 1)
 
-static bool starts(const char *p, const char *end, const char *lit, size_t n)
+static inline bool starts(const char *p, const char *end, const char *lit,
+                          size_t n)
 {
-	return end - p >= (ptrdiff_t)n && memcmp(p, lit, n) == 0;
+	return end - p >= (ptrdiff_t)n && same(p, lit, n);
 }
 
 /* Just after needle in [p, end), or NULL. */
-static const char *after(const char *p, const char *end, const char *needle,
-                         size_t n, size_t k)
+static inline const char *after(const char *p, const char *end,
+                                const char *needle, size_t n, size_t k)
 {
 	const char *hit = find(p, end, needle, n, k);
 	return hit ? hit + n : NULL;
@@ -287,6 +326,40 @@ bool smtpcode_find_code(const char *s, size_t len, struct smtpcode_query *q,
 /* ---- Replies ---- */
 
 /*
+ * The reply [a, b) (trimmed) when it has the usual shape, "452 4.3.1
+ * text" or "550-5.7.1 text" with a code of rule 1: its codes, as
+ * smtpcode_parse() reads them, taken here for speed, since every line
+ * with a reply has one.  False for any other shape, which
+ * smtpcode_parse() then reads.
+ */
+static bool usual_reply(const char *a, const char *b,
+                        struct smtpcode_query *q)
+{
+	const char *c = a + 4, *t;
+	size_t n;
+
+	if (b - a < 9 || a[0] < '2' || a[0] > '5' || !is_digit(a[1]) ||
+	    !is_digit(a[2]) || (a[3] != ' ' && a[3] != '-') || c[1] != '.')
+		return false;
+	n = enhanced_length(c, b);
+	if (n == 0 || (c + n < b && !is_space(c[n])))
+		return false;
+	*q = (struct smtpcode_query){0};
+	q->basic = (unsigned)(a[0] - '0') * 100 + (unsigned)(a[1] - '0') * 10 +
+	           (unsigned)(a[2] - '0');
+	q->enhanced = true;
+	q->cls = (unsigned char)(c[0] - '0');
+	q->subject = (unsigned)(c[2] - '0');
+	for (t = c + 4; t < c + n; t++)
+		q->detail = q->detail * 10 + (unsigned)(*t - '0');
+	while (t < b && is_space(*t))
+		t++;
+	q->text_off = (size_t)(t - a);
+	q->text_len = (size_t)(b - t);
+	return true;
+}
+
+/*
  * The reply in [a, b): a reply line starting there ("452 4.3.1 text",
  * "550 text"), else the first code the free-text policy accepts in it.
  * The reply is left absent when it holds no code.
@@ -302,7 +375,8 @@ static void take_reply(struct smtpcode_logline *l, const char *a,
 	trim(&a, &b);
 	if (a == b)
 		return;
-	if (smtpcode_parse(a, (size_t)(b - a), &q) == SMTPCODE_OK) {
+	if (usual_reply(a, b, &q) ||
+	    smtpcode_parse(a, (size_t)(b - a), &q) == SMTPCODE_OK) {
 		l->reply = span(a, b);
 		l->code = q;
 	} else if (smtpcode_find_code(a, (size_t)(b - a), &q, &at)) {
@@ -343,6 +417,29 @@ static void postfix_stage(struct smtpcode_logline *l, const char *p,
 }
 
 /*
+ * Where the remote reply starts in a status=word (...) detail: after "host
+ * H said: ", else after "host H refused to talk to me: "; NULL for a bare
+ * reply or Postfix's own words.  Both markers end in ": ", so one memchr()
+ * pass over the colons finds the first of each.
+ */
+static const char *reply_after(const char *d, const char *de)
+{
+	static const char said[] = " said", refused[] = " refused to talk to me";
+	const char *c = d, *first_refused = NULL;
+
+	while ((c = memchr_in(c, de, ':')) != NULL) {
+		if (de - c >= 2 && c[1] == ' ') {
+			if (c - d >= 5 && same(c - 5, said, 5))
+				return c + 2;
+			if (!first_refused && c - d >= 22 && same(c - 22, refused, 22))
+				first_refused = c + 2;
+		}
+		c++;
+	}
+	return first_refused;
+}
+
+/*
  * The text in status=word (...): "host H said: REPLY (in reply to X
  * command)", "host H refused to talk to me: REPLY", a bare reply ("250
  * 2.0.0 Ok: queued as ..."), or Postfix's own words ("connect to ...:
@@ -351,10 +448,8 @@ static void postfix_stage(struct smtpcode_logline *l, const char *p,
 static void postfix_detail(struct smtpcode_logline *l, const char *d,
                            const char *de)
 {
-	const char *r = AFTER(d, de, " said: ", 5), *inr;
+	const char *r = reply_after(d, de), *inr;
 
-	if (!r)
-		r = AFTER(d, de, " refused to talk to me: ", 3);
 	if (!r) {
 		take_reply(l, d, de);
 		return;
@@ -425,10 +520,10 @@ static const char *field_end(const char *v, const char *end)
 	return FIND(from, end, ", ", 0);
 }
 
-static bool is_name(const char *p, const char *eq, const char *name,
-                    size_t n)
+static inline bool is_name(const char *p, const char *eq, const char *name,
+                           size_t n)
 {
-	return (size_t)(eq - p) == n && memcmp(p, name, n) == 0;
+	return (size_t)(eq - p) == n && same(p, name, n);
 }
 #define IS_NAME(p, eq, lit) is_name((p), (eq), (lit), sizeof(lit) - 1)
 
@@ -448,8 +543,39 @@ static void delivery_field(struct smtpcode_logline *l, const char *name,
 	}
 }
 
+/*
+ * The '=' that ends the name of the field at p, or end.  The names Postfix
+ * writes on every delivery line are recognised whole, without a walk (a
+ * name holds no '=', so "relay=" at p is the name "relay"); others are
+ * walked to their '='.
+ */
+static const char *name_end(const char *p, const char *end)
+{
+	switch (p < end ? *p : '\0') {
+	case 'd':
+		if (STARTS(p, end, "delay="))
+			return p + 5;
+		if (STARTS(p, end, "delays="))
+			return p + 6;
+		if (STARTS(p, end, "dsn="))
+			return p + 3;
+		break;
+	case 'r':
+		if (STARTS(p, end, "relay="))
+			return p + 5;
+		break;
+	case 's':
+		if (STARTS(p, end, "status="))
+			return p + 6;
+		break;
+	}
+	while (p < end && *p != '=')
+		p++;
+	return p;
+}
+
 /* Walk the fields from "to=" on, to status= (Postfix) or stat=
- * (Sendmail).  Returns false, leaving *l dirty, for any other line. */
+ * (Sendmail).  Returns false, leaving *l zeroed, for any other line. */
 static bool parse_delivery(struct smtpcode_logline *l, const char *s,
                            const char *end)
 {
@@ -459,9 +585,9 @@ static bool parse_delivery(struct smtpcode_logline *l, const char *s,
 		return false;
 	p += 2;
 	for (;;) {
-		const char *eq = memchr_in(p, end, '='), *vend;
-		if (!eq)
-			return false;
+		const char *eq = name_end(p, end), *vend;
+		if (eq == end)
+			break;
 		if (IS_NAME(p, eq, "status")) {
 			postfix_status(l, eq + 1, end);
 			return true;
@@ -472,10 +598,12 @@ static bool parse_delivery(struct smtpcode_logline *l, const char *s,
 		}
 		vend = field_end(eq + 1, end);
 		if (!vend)
-			return false;
+			break;
 		delivery_field(l, p, eq, vend);
 		p = vend + 2;
 	}
+	clear(l); /* fields of a line that is not one */
+	return false;
 }
 
 /* ---- Exim: "DATE ID ** rcpt <orig> R=... T=... H=host [ip]: SMTP error
@@ -688,26 +816,50 @@ static bool parse_reject(struct smtpcode_logline *l, const char *s,
 	return true;
 }
 
+/*
+ * dsn= parsed.  It nearly always holds a bare enhanced code ("4.2.2") of
+ * the shape enhanced_length() checks (given the dot): read that here, as
+ * smtpcode_parse() would (codes, no basic code, no text), and leave
+ * anything else to it.
+ */
+static void take_dsn(struct smtpcode_logline *l)
+{
+	const char *c = l->dsn.s;
+	struct smtpcode_query *q = &l->dsn_code;
+
+	if (l->dsn.len >= 5 && c[1] == '.' &&
+	    enhanced_length(c, c + l->dsn.len) == l->dsn.len) {
+		q->enhanced = true;
+		q->cls = (unsigned char)(c[0] - '0');
+		q->subject = (unsigned)(c[2] - '0');
+		q->detail = 0;
+		for (c += 4; c < l->dsn.s + l->dsn.len; c++)
+			q->detail = q->detail * 10 + (unsigned)(*c - '0');
+		q->text_off = l->dsn.len;
+		return;
+	}
+	if (smtpcode_parse(l->dsn.s, l->dsn.len, q) != SMTPCODE_OK)
+		*q = (struct smtpcode_query){0};
+}
+
 /* ---- Lines ---- */
 
 bool smtpcode_log_parse(const char *s, size_t len, struct smtpcode_logline *l)
 {
 	const char *end;
 
-	memset(l, 0, sizeof *l);
+	clear(l);
 	if (!s)
 		return false;
 	end = s + len;
 	while (end > s && is_space(end[-1]))
 		end--;
 	if (!parse_delivery(l, s, end)) {
-		memset(l, 0, sizeof *l);
 		if (!parse_exim(l, s, end) && !parse_reject(l, s, end) &&
 		    smtpcode_find_code(s, (size_t)(end - s), &l->code, &l->reply))
 			l->format = SMTPCODE_LOG_TEXT;
 	}
-	if (l->dsn.len &&
-	    smtpcode_parse(l->dsn.s, l->dsn.len, &l->dsn_code) != SMTPCODE_OK)
-		memset(&l->dsn_code, 0, sizeof l->dsn_code);
+	if (l->dsn.len)
+		take_dsn(l);
 	return has_code(&l->code) || has_code(&l->dsn_code);
 }

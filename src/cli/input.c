@@ -1,7 +1,7 @@
 /*
- * Reading files and pipes: line by line through one fixed buffer, so
- * memory stays flat however large the input; or whole, for a message.
- * Every failure names the file and the system error.
+ * Reading files and pipes: in blocks of whole lines through fixed
+ * buffers, so memory stays flat however large the input; or whole, for a
+ * message.  Every failure names the file and the system error.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,8 +12,7 @@
 #include <unistd.h>
 
 #include "input.h"
-
-#define BUFFER_SIZE (1u << 20)
+#include "output.h"
 
 static int open_input(const char *path)
 {
@@ -32,63 +31,174 @@ static int open_input(const char *path)
 	return fd;
 }
 
+/* "smtpcode: FILE" on stderr, the name escaped as any text from the user
+ * is (it may hold control characters). */
+static void name_file(const char *path)
+{
+	const char *name = strcmp(path, "-") == 0 ? "(standard input)" : path;
+	fputs("smtpcode: ", stderr);
+	out_escaped(stderr, name, strlen(name));
+}
+
 void input_error(const char *path, const char *why)
 {
-	fprintf(stderr, "smtpcode: %s: %s\n",
-	        strcmp(path, "-") == 0 ? "(standard input)" : path, why);
+	name_file(path);
+	fprintf(stderr, ": %s\n", why);
+}
+
+/* A file read in blocks of whole lines: see input.h. */
+struct reader {
+	const char *path;
+	int fd;
+	int status;           /* -1 once a line was refused or a read failed */
+	bool eof, done;
+	bool skipping;        /* inside a line longer than a block */
+	unsigned long lineno; /* lines before the next block */
+	const char *rest;     /* the line begun after the last block, in that */
+	size_t nrest;         /* block's buffer: the next block starts so */
+};
+
+struct reader *reader_open(const char *path)
+{
+	struct reader *r = calloc(1, sizeof *r);
+	if (!r) {
+		input_error(path, strerror(ENOMEM));
+		return NULL;
+	}
+	r->path = path;
+	if ((r->fd = open_input(path)) < 0) {
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+int reader_close(struct reader *r)
+{
+	int status = r->status;
+	if (r->fd != STDIN_FILENO)
+		close(r->fd);
+	free(r);
+	return status;
+}
+
+/* Newlines in s[0..n). */
+static unsigned long count_lines(const char *s, size_t n)
+{
+	const char *end = s + n, *nl;
+	unsigned long lines = 0;
+	while (s < end && (nl = memchr(s, '\n', (size_t)(end - s))) != NULL) {
+		lines++;
+		s = nl + 1;
+	}
+	return lines;
+}
+
+/* The last newline in s[0..n), or NULL: looked for from the end, where it
+ * is. */
+static const char *last_newline(const char *s, size_t n)
+{
+	while (n--)
+		if (s[n] == '\n')
+			return s + n;
+	return NULL;
+}
+
+/* Hand out buf[0..len) as a block of lines; what follows it starts the
+ * next block. */
+static int give(struct reader *r, char *buf, size_t len, size_t have,
+                struct block *b)
+{
+	b->text = buf;
+	b->len = len;
+	b->first = r->lineno + 1;
+	r->lineno += count_lines(buf, len) + (buf[len - 1] != '\n');
+	r->rest = buf + len;
+	r->nrest = have - len;
+	return 1;
+}
+
+/* "FILE:LINE: line too long": the line is refused whole, never cut. */
+static void too_long(struct reader *r)
+{
+	name_file(r->path);
+	fprintf(stderr, ":%lu: line too long (> %zu bytes)\n", r->lineno + 1,
+	        MAX_LINE);
+	r->status = -1;
+	r->skipping = true;
+}
+
+int reader_next(struct reader *r, char *buf, struct block *b)
+{
+	size_t have = r->nrest;
+
+	if (have) /* buf may hold it already: memmove */
+		memmove(buf, r->rest, have);
+	r->nrest = 0;
+	while (!r->done) {
+		const char *nl;
+		ssize_t got;
+		if (r->skipping) { /* drop the long line, up to its end */
+			nl = memchr(buf, '\n', have);
+			if (nl) {
+				r->lineno++;
+				r->skipping = false;
+				have -= (size_t)(nl + 1 - buf);
+				memmove(buf, nl + 1, have);
+			} else {
+				have = 0;
+			}
+		}
+		if (!r->skipping && (nl = last_newline(buf, have)) != NULL)
+			return give(r, buf, (size_t)(nl + 1 - buf), have, b);
+		if (r->eof) { /* the last line may lack its newline */
+			r->done = true;
+			if (have && !r->skipping)
+				return give(r, buf, have, have, b);
+			break;
+		}
+		if (have == BLOCK_SIZE) { /* a line longer than MAX_LINE */
+			too_long(r);
+			have = 0;
+		}
+		got = read(r->fd, buf + have, BLOCK_SIZE - have);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			input_error(r->path, strerror(errno));
+			r->status = -1;
+			r->done = true;
+			break;
+		}
+		r->eof = got == 0;
+		have += (size_t)got;
+	}
+	return 0;
+}
+
+void each_line_in(const struct block *b, line_fn *fn, void *ctx)
+{
+	const char *p = b->text, *end = b->text + b->len;
+	unsigned long lineno = b->first;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = (size_t)((nl ? nl : end) - p);
+		fn(ctx, p, len, lineno++);
+		p += len + 1;
+	}
 }
 
 int each_line(const char *path, line_fn *fn, void *ctx)
 {
-	static char buf[BUFFER_SIZE + 1];
-	size_t have = 0;
-	unsigned long lineno = 0;
-	int fd = open_input(path), status = 0;
-	int skipping = 0; /* inside a line longer than the buffer */
+	static char buf[BLOCK_SIZE];
+	struct reader *r = reader_open(path);
+	struct block b;
 
-	if (fd < 0)
+	if (!r)
 		return -1;
-	for (;;) {
-		ssize_t got = read(fd, buf + have, BUFFER_SIZE - have);
-		size_t start = 0;
-		char *nl;
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			input_error(path, strerror(errno));
-			status = -1;
-			break;
-		}
-		have += (size_t)got;
-		while ((nl = memchr(buf + start, '\n', have - start))) {
-			size_t len = (size_t)(nl - (buf + start));
-			lineno++;
-			if (!skipping)
-				fn(ctx, buf + start, len, lineno);
-			skipping = 0;
-			start += len + 1;
-		}
-		if (got == 0) { /* the last line may lack its newline */
-			if (have > start && !skipping)
-				fn(ctx, buf + start, have - start, ++lineno);
-			break;
-		}
-		memmove(buf, buf + start, have - start);
-		have -= start;
-		if (have == BUFFER_SIZE) {
-			/* No silent truncation: the line is refused whole. */
-			if (!skipping)
-				fprintf(stderr, "smtpcode: %s:%lu: line too long (> %u "
-				        "bytes)\n", strcmp(path, "-") ? path
-				        : "(standard input)", lineno + 1, BUFFER_SIZE);
-			status = -1;
-			skipping = 1;
-			have = 0;
-		}
-	}
-	if (fd != STDIN_FILENO)
-		close(fd);
-	return status;
+	while (reader_next(r, buf, &b) > 0)
+		each_line_in(&b, fn, ctx);
+	return reader_close(r);
 }
 
 int read_whole(const char *path, char **data, size_t *len)

@@ -2,6 +2,7 @@
 #ifndef SMTPCODE_INPUT_H
 #define SMTPCODE_INPUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* The longest message --mail reads. */
@@ -11,10 +12,40 @@
 typedef void line_fn(void *ctx, const char *line, size_t len,
                      unsigned long lineno);
 
-/* Call fn for each line of path ("-": standard input).  A line longer than
- * the buffer (1 MiB) is refused with "FILE:LINE: line too long" and
- * skipped.  Returns 0, or -1 after reporting an error on stderr. */
+/* The longest line read, its newline not counted (1 MiB): a longer one is
+ * refused with "FILE:LINE: line too long" and skipped, never cut. */
+#define MAX_LINE ((size_t)1 << 20)
+
+/* Call fn for each line of path ("-": standard input).  Returns 0, or -1
+ * after reporting an error (or a line too long) on stderr. */
 int each_line(const char *path, line_fn *fn, void *ctx);
+
+/*
+ * The same reading, a block of whole lines at a time, into buffers of the
+ * caller's (so that other threads can work on blocks while the next one is
+ * read).  A block holds a line of MAX_LINE bytes and its newline.
+ */
+#define BLOCK_SIZE (MAX_LINE + 1)
+
+struct block {
+	const char *text;    /* lines, each ending in '\n' but perhaps the */
+	size_t len;          /* last of the file */
+	unsigned long first; /* the number of the first */
+};
+
+struct reader;
+/* A reader of path ("-": standard input); NULL after reporting why not. */
+struct reader *reader_open(const char *path);
+/* The next block, read into buf[0..BLOCK_SIZE): 1, or 0 at the end.  The
+ * bytes of the previous block's buffer after that block (the start of a
+ * line) must be left as they were until this call, which moves them over;
+ * buf may be that same buffer. */
+int reader_next(struct reader *r, char *buf, struct block *b);
+/* Close r: 0, or -1 when a line was refused or a read failed (both
+ * reported). */
+int reader_close(struct reader *r);
+/* Call fn for each line of b, without its newline. */
+void each_line_in(const struct block *b, line_fn *fn, void *ctx);
 
 /* Read all of path into a new heap buffer *data of *len bytes; 0, or -1
  * after reporting the error. */

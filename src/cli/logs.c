@@ -2,9 +2,23 @@
  * Mail logs: --annotate (each line, plus a short verdict), --extract (one
  * record per code found) and --summary (counts by code and by recipient
  * domain).  Lines come through input.c; the library parses them.
+ *
+ * Speed.  A log holds the same few replies and verdicts over and over, so
+ * two small caches of fixed size (memory stays flat) keep the work per
+ * record down to what is new in it:
+ *  - a reply already resolved, with the same codes, is not resolved again
+ *    (smtpcode_resolve() depends on nothing else: the codes, the reply's
+ *    bytes and --provider, fixed for the run);
+ *  - a verdict already rendered (the same codes, provider and entry,
+ *    phrase and marker) is copied, not rendered again.
+ * A key may sit in one of WAYS slots; a new key evicts an old one.
  */
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "input.h"
 #include "logs.h"
@@ -12,10 +26,36 @@
 #include "render.h"
 #include "summary.h"
 
+#define RESOLVED_SLOTS 256 /* a power of two */
+#define RESOLVED_MAX 240   /* longer replies are resolved each time */
+#define VERDICT_SLOTS 64   /* a power of two */
+#define VERDICT_MAX 2048   /* longer verdicts are rendered each time */
+
+/* A reply and its codes, resolved. */
+struct resolved {
+	bool used;
+	struct smtpcode_query q;
+	size_t len;
+	char reply[RESOLVED_MAX];
+	struct smtpcode_result r;
+};
+
+/* A verdict, rendered in the run's format. */
+struct verdict {
+	bool used;
+	struct smtpcode_query codes; /* only the codes: no text */
+	struct smtpcode_match match; /* without its count of candidates */
+	char code[32];               /* as row_of_result() writes it */
+	size_t len;
+	char text[VERDICT_MAX];
+};
+
 struct log_ctx {
 	const struct log_options *o;
-	const char *file;
+	const char *file;  /* as shown: "(standard input)" for "-" */
 	struct summary *summary;
+	struct resolved resolved[RESOLVED_SLOTS];
+	struct verdict verdicts[VERDICT_SLOTS];
 };
 
 static const char *display_name(const char *path)
@@ -35,16 +75,204 @@ static const char *choose(const struct smtpcode_logline *l,
 	return "dsn";
 }
 
+/* splitmix64's finish: spreads every bit of x over the result. */
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9u;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebu;
+	return x ^ x >> 31;
+}
+
+/* A hash of the codes of q (basic, class, subject, detail). */
+static uint64_t codes_hash(const struct smtpcode_query *q)
+{
+	uint64_t h = q->basic;
+	h = h << 1 | q->enhanced;
+	h = h << 4 | q->cls;
+	h = h << 10 | q->subject;
+	h = h << 10 | q->detail;
+	return mix(h);
+}
+
+static uint64_t pointer_hash(uint64_t h, const void *p)
+{
+	return mix(h ^ (uint64_t)(uintptr_t)p);
+}
+
+/* A hash of s[0..n), eight bytes at a time, continuing from h (a miss
+ * costs a probe, never a wrong answer: keys are compared whole). */
+static uint64_t bytes_hash(uint64_t h, const char *s, size_t n)
+{
+	for (; n >= 8; s += 8, n -= 8) {
+		uint64_t w;
+		memcpy(&w, s, sizeof w);
+		h = (h ^ w) * 0xff51afd7ed558ccdu;
+		h ^= h >> 32;
+	}
+	if (n) {
+		uint64_t w = 0;
+		memcpy(&w, s, n);
+		h = (h ^ w) * 0xc4ceb9fe1a85ec53u;
+	}
+	return h;
+}
+
+static bool same_query(const struct smtpcode_query *a,
+                       const struct smtpcode_query *b)
+{
+	return a->basic == b->basic && a->enhanced == b->enhanced &&
+	       a->cls == b->cls && a->subject == b->subject &&
+	       a->detail == b->detail && a->text_off == b->text_off &&
+	       a->text_len == b->text_len;
+}
+
+/*
+ * The slots a key may take: WAYS in a row from its hash, so that a few
+ * keys whose hashes collide do not keep evicting each other.  On a miss
+ * the key goes to a free one of them, else to one its hash picks.
+ */
+#define WAYS 4
+
+static size_t way(uint64_t h, size_t i, size_t nslots)
+{
+	return (size_t)(h + i) & (nslots - 1);
+}
+
+/* The way a new key takes: a free one, else the one its hash picks. */
+static size_t victim(uint64_t h, const bool taken[WAYS])
+{
+	for (size_t i = 0; i < WAYS; i++)
+		if (!taken[i])
+			return i;
+	return (size_t)(h >> 60) % WAYS;
+}
+
+static bool same_reply(const struct resolved *s,
+                       const struct smtpcode_query *q,
+                       struct smtpcode_text reply)
+{
+	return s->used && s->len == reply.len && same_query(&s->q, q) &&
+	       (!reply.len || memcmp(s->reply, reply.s, reply.len) == 0);
+}
+
+/* q resolved against reply, from the cache when it was seen before. */
+static const struct smtpcode_result *resolve(struct log_ctx *c,
+                                             const struct smtpcode_query *q,
+                                             struct smtpcode_text reply,
+                                             struct smtpcode_result *own)
+{
+	uint64_t h = mix(bytes_hash(codes_hash(q) ^ q->text_off, reply.s,
+	                            reply.len));
+	struct resolved *s;
+	bool taken[WAYS];
+
+	for (size_t i = 0; i < WAYS; i++)
+		if (same_reply(s = &c->resolved[way(h, i, RESOLVED_SLOTS)], q, reply))
+			return &s->r;
+	smtpcode_resolve(q, reply.s, reply.len, c->o->provider, own);
+	if (reply.len > RESOLVED_MAX)
+		return own;
+	for (size_t i = 0; i < WAYS; i++)
+		taken[i] = c->resolved[way(h, i, RESOLVED_SLOTS)].used;
+	s = &c->resolved[way(h, victim(h, taken), RESOLVED_SLOTS)];
+	s->used = true;
+	s->q = *q;
+	s->len = reply.len;
+	if (reply.len)
+		memcpy(s->reply, reply.s, reply.len);
+	s->r = *own;
+	return &s->r;
+}
+
+/* The key of r's verdict: its codes and how the provider's entry was
+ * picked, zeroed around them so that keys compare whole. */
+static void verdict_key(const struct smtpcode_result *r,
+                        struct smtpcode_query *codes,
+                        struct smtpcode_match *m)
+{
+	memset(codes, 0, sizeof *codes);
+	codes->basic = r->query.basic;
+	codes->enhanced = r->query.enhanced;
+	codes->cls = r->query.cls;
+	codes->subject = r->query.subject;
+	codes->detail = r->query.detail;
+	memset(m, 0, sizeof *m);
+	m->how = r->match.how;
+	m->provider = r->match.provider;
+	m->given = r->match.given;
+	m->marker = r->match.marker;
+	m->entry = r->match.entry;
+	m->phrase = r->match.phrase;
+}
+
+static bool same_match(const struct smtpcode_match *a,
+                       const struct smtpcode_match *b)
+{
+	return a->how == b->how && a->provider == b->provider &&
+	       a->given == b->given && a->marker == b->marker &&
+	       a->entry == b->entry && a->phrase == b->phrase;
+}
+
+/* The verdict of r rendered in format, from the cache when it was made
+ * before; NULL when it is too long to keep. */
+static const struct verdict *verdict_of(struct log_ctx *c,
+                                        enum record_format format,
+                                        const struct smtpcode_result *r)
+{
+	struct smtpcode_query codes;
+	struct smtpcode_match m;
+	struct verdict *v;
+	bool taken[WAYS];
+	struct sink k;
+	struct row w;
+	uint64_t h;
+
+	verdict_key(r, &codes, &m);
+	h = codes_hash(&codes) ^ (uint64_t)m.how << 1 ^ (uint64_t)m.given;
+	h = pointer_hash(h, m.entry);
+	h = pointer_hash(h, m.phrase);
+	h = pointer_hash(h, m.provider);
+	h = pointer_hash(h, m.marker);
+	for (size_t i = 0; i < WAYS; i++) {
+		v = &c->verdicts[way(h, i, VERDICT_SLOTS)];
+		if (v->used && same_query(&v->codes, &codes) &&
+		    same_match(&v->match, &m))
+			return v;
+	}
+	for (size_t i = 0; i < WAYS; i++)
+		taken[i] = c->verdicts[way(h, i, VERDICT_SLOTS)].used;
+	v = &c->verdicts[way(h, victim(h, taken), VERDICT_SLOTS)];
+	row_of_result(&w, r, NULL);
+	k.text = v->text;
+	k.len = 0;
+	k.size = sizeof v->text;
+	k.full = false;
+	render_record_verdict(format, &w, &k);
+	v->used = !k.full;
+	if (!v->used)
+		return NULL;
+	v->codes = codes;
+	v->match = m;
+	memcpy(v->code, w.code, sizeof v->code);
+	v->len = k.len;
+	return v;
+}
+
 static void record(struct log_ctx *c, const char *line, size_t len,
                    unsigned long lineno, const struct smtpcode_logline *l)
 {
+	/* --annotate shows the text verdict whatever the format. */
+	enum record_format format =
+	    c->o->mode == LOG_ANNOTATE ? RECORD_TEXT : c->o->format;
+	const struct smtpcode_result *r;
+	const struct verdict *v;
+	struct smtpcode_result own;
 	struct smtpcode_query q;
-	struct smtpcode_result r;
 	struct origin o;
-	struct row w;
 
-	memset(&o, 0, sizeof o);
-	o.file = display_name(c->file);
+	o.file = c->file;
 	o.line = lineno;
 	o.index = -1;
 	o.recipient = l->recipient;
@@ -57,51 +285,252 @@ static void record(struct log_ctx *c, const char *line, size_t len,
 	o.dsn = l->dsn;
 	o.reply = l->reply;
 	o.verdict_from = choose(l, &q);
-	smtpcode_resolve(&q, l->reply.s, l->reply.len, c->o->provider, &r);
-	row_of_result(&w, &r, NULL);
-	w.origin = &o;
-	if (c->o->mode == LOG_ANNOTATE)
-		render_annotation(line, len, &w);
-	else
-		render_record(c->o->format, &w);
+	r = resolve(c, &q, l->reply, &own);
+	v = verdict_of(c, format, r);
+	if (v && c->o->mode == LOG_ANNOTATE) {
+		render_annotation_with(line, len, &o, v->code, v->text, v->len);
+	} else if (v) {
+		render_record_with(format, &o, v->code, v->text, v->len);
+	} else {
+		struct row w;
+		row_of_result(&w, r, NULL);
+		w.origin = &o;
+		if (c->o->mode == LOG_ANNOTATE)
+			render_annotation(line, len, &w);
+		else
+			render_record(format, &w);
+	}
+}
+
+/* One line into a summary (a line_fn, ctx the summary). */
+static void summarise(void *ctx, const char *line, size_t len,
+                      unsigned long lineno)
+{
+	struct summary *s = ctx;
+	struct smtpcode_logline l;
+	struct smtpcode_query q;
+	bool found = smtpcode_log_parse(line, len, &l);
+
+	(void)lineno;
+	if (found)
+		choose(&l, &q);
+	summary_add(s, found ? &q : NULL, l.recipient, l.domain, l.status);
 }
 
 static void each(void *ctx, const char *line, size_t len, unsigned long lineno)
 {
 	struct log_ctx *c = ctx;
 	struct smtpcode_logline l;
-	bool found = smtpcode_log_parse(line, len, &l);
+	bool found;
 
 	if (c->o->mode == LOG_SUMMARY) {
-		struct smtpcode_query q;
-		if (found)
-			choose(&l, &q);
-		summary_add(c->summary, found ? &q : NULL, l.recipient, l.domain,
-		            l.status);
+		summarise(c->summary, line, len, lineno);
 		return;
 	}
+	found = smtpcode_log_parse(line, len, &l);
 	if (found)
 		record(c, line, len, lineno, &l);
 	else if (c->o->mode == LOG_ANNOTATE)
 		render_annotation(line, len, NULL);
 }
 
+/*
+ * --summary on several cores.  The main thread reads blocks of whole
+ * lines (input.h) into a pool of buffers; each worker summarises the
+ * blocks it takes into a summary of its own; the summaries are merged at
+ * the end.  The counts do not depend on which worker saw which line, so
+ * the output is the same as from one thread.  (The other modes write
+ * records in the order of the lines, and stay on one thread.)
+ */
+#define MAX_WORKERS 4
+#define NBUFFERS (2 * MAX_WORKERS)
+
+struct job {
+	struct block block;
+	int buffer;
+};
+
+struct pool {
+	pthread_mutex_t lock;
+	pthread_cond_t changed; /* a block queued, a buffer freed, the end */
+	char *buffers[NBUFFERS];
+	bool busy[NBUFFERS];
+	int nbuffers;
+	struct job queue[NBUFFERS]; /* read, not yet taken */
+	int head, queued;
+	bool closed;                /* nothing more to read */
+};
+
+struct worker {
+	pthread_t thread;
+	struct pool *pool;
+	struct summary *summary;
+};
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	struct pool *p = w->pool;
+
+	for (;;) {
+		struct job j;
+		pthread_mutex_lock(&p->lock);
+		while (!p->queued && !p->closed)
+			pthread_cond_wait(&p->changed, &p->lock);
+		if (!p->queued) {
+			pthread_mutex_unlock(&p->lock);
+			return NULL;
+		}
+		j = p->queue[p->head];
+		p->head = (p->head + 1) % NBUFFERS;
+		p->queued--;
+		pthread_mutex_unlock(&p->lock);
+		each_line_in(&j.block, summarise, w->summary);
+		pthread_mutex_lock(&p->lock);
+		p->busy[j.buffer] = false;
+		pthread_cond_broadcast(&p->changed);
+		pthread_mutex_unlock(&p->lock);
+	}
+}
+
+/* A free buffer of the pool, now taken. */
+static int take_buffer(struct pool *p)
+{
+	int i;
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		for (i = 0; i < p->nbuffers && p->busy[i]; i++)
+			;
+		if (i < p->nbuffers)
+			break;
+		pthread_cond_wait(&p->changed, &p->lock);
+	}
+	p->busy[i] = true;
+	pthread_mutex_unlock(&p->lock);
+	return i;
+}
+
+/* Block b, read into buffer i, for a worker; or (b NULL) buffer i back. */
+static void hand_over(struct pool *p, int i, const struct block *b)
+{
+	pthread_mutex_lock(&p->lock);
+	if (b) {
+		struct job *j = &p->queue[(p->head + p->queued) % NBUFFERS];
+		j->block = *b;
+		j->buffer = i;
+		p->queued++;
+	} else {
+		p->busy[i] = false;
+	}
+	pthread_cond_broadcast(&p->changed);
+	pthread_mutex_unlock(&p->lock);
+}
+
+/* Read each file into the pool; 0, or -1 when one could not be read. */
+static int read_into(struct pool *p, int nfiles, char **files)
+{
+	int status = 0;
+	for (int f = 0; f < nfiles; f++) {
+		struct reader *r = reader_open(files[f]);
+		struct block b;
+		if (!r) {
+			status = -1;
+			continue;
+		}
+		for (;;) {
+			int i = take_buffer(p);
+			if (reader_next(r, p->buffers[i], &b) <= 0) {
+				hand_over(p, i, NULL);
+				break;
+			}
+			hand_over(p, i, &b);
+		}
+		if (reader_close(r) != 0)
+			status = -1; /* reported; the other files still count */
+	}
+	return status;
+}
+
+/* Workers for the cores there are, or 0 when one thread is as good. */
+static int workers_wanted(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 2 ? 0 : n > MAX_WORKERS ? MAX_WORKERS : (int)n;
+}
+
+/*
+ * The summary of the files, made by nworkers threads, into s; 0, -1 when
+ * a file could not be read, -2 when the threads could not be set up (then
+ * nothing was read).
+ */
+static int summarise_in_parallel(struct summary *s, int nworkers, int nfiles,
+                                 char **files)
+{
+	struct worker w[MAX_WORKERS];
+	struct pool p;
+	int started = 0, status = -2;
+
+	memset(&p, 0, sizeof p);
+	p.nbuffers = 2 * nworkers;
+	if (pthread_mutex_init(&p.lock, NULL) != 0)
+		return -2;
+	if (pthread_cond_init(&p.changed, NULL) != 0) {
+		pthread_mutex_destroy(&p.lock);
+		return -2;
+	}
+	for (int i = 0; i < p.nbuffers; i++)
+		if (!(p.buffers[i] = malloc(BLOCK_SIZE)))
+			goto out;
+	for (; started < nworkers; started++) {
+		w[started].pool = &p;
+		if (!(w[started].summary = summary_new()))
+			goto out;
+		if (pthread_create(&w[started].thread, NULL, work, &w[started]) != 0) {
+			summary_free(w[started].summary);
+			goto out;
+		}
+	}
+	status = read_into(&p, nfiles, files);
+out:
+	pthread_mutex_lock(&p.lock);
+	p.closed = true;
+	pthread_cond_broadcast(&p.changed);
+	pthread_mutex_unlock(&p.lock);
+	for (int i = 0; i < started; i++) {
+		pthread_join(w[i].thread, NULL);
+		summary_merge(s, w[i].summary);
+		summary_free(w[i].summary);
+	}
+	for (int i = 0; i < p.nbuffers; i++)
+		free(p.buffers[i]);
+	pthread_cond_destroy(&p.changed);
+	pthread_mutex_destroy(&p.lock);
+	return status;
+}
+
 int read_logs(const struct log_options *o, int nfiles, char **files)
 {
 	static char *stdin_only[] = {"-"};
-	struct log_ctx c = {o, NULL, NULL};
-	int status = 0;
+	static struct log_ctx c; /* its caches are large for the stack */
+	int status = -2, nworkers;
 
+	memset(&c, 0, sizeof c);
+	c.o = o;
 	if (nfiles == 0) {
 		nfiles = 1;
 		files = stdin_only;
 	}
 	if (o->mode == LOG_SUMMARY && !(c.summary = summary_new()))
 		return -1;
-	for (int i = 0; i < nfiles; i++) {
-		c.file = files[i];
-		if (each_line(files[i], each, &c) != 0)
-			status = -1; /* reported; the other files still count */
+	if (o->mode == LOG_SUMMARY && (nworkers = workers_wanted()) > 0)
+		status = summarise_in_parallel(c.summary, nworkers, nfiles, files);
+	if (status == -2) { /* on this thread */
+		status = 0;
+		for (int i = 0; i < nfiles; i++) {
+			c.file = display_name(files[i]);
+			if (each_line(files[i], each, &c) != 0)
+				status = -1; /* reported; the others still count */
+		}
 	}
 	if (c.summary) {
 		summary_render(c.summary, o->format == RECORD_JSON);

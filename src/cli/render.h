@@ -2,8 +2,11 @@
 #ifndef SMTPCODE_RENDER_H
 #define SMTPCODE_RENDER_H
 
+#include <string.h>
+
 #include "fields.h"
 #include "logs.h"
+#include "output.h"
 #include "smtpcode.h"
 
 /* The entry a person reads; input is the argument, for the reply text. */
@@ -21,6 +24,57 @@ void render_category(const struct smtpcode_entry *e);
 
 /* s as a JSON string, escaped (RFC 8259; invalid UTF-8 as U+FFFD). */
 void json_plain(const char *s);
+
+/*
+ * Output that repeats from record to record (the verdict of a code) is
+ * rendered once into memory and copied after that, and a record is put
+ * together in memory and written at once (logs.c).  A sink is that
+ * memory: text[0..len) of size bytes; full is set, and the text left
+ * incomplete, when more did not fit.  A NULL sink writes to stdout.
+ */
+struct sink {
+	char *text;
+	size_t len, size;
+	bool full;
+};
+
+/* Inline: records are made of many short pieces, most of them literals
+ * whose length is then known here. */
+static inline void sink_write(struct sink *k, const char *s, size_t n)
+{
+	if (!k) {
+		out_write(s, n);
+	} else if (!k->full && n <= k->size - k->len) {
+		memcpy(k->text + k->len, s, n);
+		k->len += n;
+	} else {
+		k->full = true;
+	}
+}
+
+/* A string literal (only: sizeof would be a pointer's for any other). */
+#define SINK_LITERAL(k, lit) sink_write((k), "" lit, sizeof(lit) - 1)
+/* A number in decimal. */
+void sink_number(struct sink *k, unsigned long v);
+
+/* The part of a record that depends on its code and verdict only: for
+ * text, the verdict ("4.3.1 temporary (system): ... [gmail]"); for TSV,
+ * the columns from the code on, newline included; for JSON, the members
+ * from "code" on, closing brace and newline included. */
+void render_record_verdict(enum record_format format, const struct row *w,
+                           struct sink *k);
+/* A record whose verdict is verdict[0..n), as render_record_verdict()
+ * made it for the same format; code is w->code for that verdict. */
+void render_record_with(enum record_format format, const struct origin *o,
+                        const char *code, const char *verdict, size_t n);
+/* The same for --annotate: the line, then "  => " and the verdict. */
+void render_annotation_with(const char *line, size_t len,
+                            const struct origin *o, const char *code,
+                            const char *verdict, size_t n);
+/* A record's JSON object up to its verdict (render_record_verdict()). */
+void json_origin(const struct origin *o, struct sink *k);
+/* The verdict members of a record's JSON object, into k. */
+void json_verdict(const struct row *w, struct sink *k);
 
 /* One line or object per result, for scripts. */
 void render_json(const struct row *w);

@@ -2,7 +2,13 @@
  * JSON Lines: one object per result, every key of fields.h always present
  * and in that order, strict RFC 8259 (control characters escaped, invalid
  * UTF-8 replaced by U+FFFD), never coloured.
+ *
+ * Speed: the log modes write an object per line of a log.  Strings go out
+ * in runs of bytes that need no escaping, keys are literals of known
+ * length, numbers are written by hand, and a record's verdict members are
+ * rendered once per verdict into a sink (render.h) and copied after that.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,133 +17,201 @@
 #include "render.h"
 #include "utf8.h"
 
-void json_plain(const char *s)
+static void put(struct sink *k, const char *s)
+{
+	sink_write(k, s, strlen(s));
+}
+
+#define PUT(k, lit) SINK_LITERAL(k, lit)
+
+/* Bytes written as they are inside a JSON string: printable ASCII but the
+ * quote and the backslash. */
+static bool plain(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+}
+
+/*
+ * Whether all 8 bytes at p are plain, tested at once: the classic tests
+ * for "a byte below n", "a byte above n" and "a zero byte" (of w ^ c, for
+ * a byte equal to c) on a word, whose answer for "any" is exact.
+ */
+static bool plain8(const unsigned char *p)
+{
+	const uint64_t ones = 0x0101010101010101u, highs = ones << 7;
+	uint64_t w, quote, backslash;
+	memcpy(&w, p, sizeof w);
+	quote = w ^ ones * '"';
+	backslash = w ^ ones * '\\';
+	return !((((w - ones * 0x20) & ~w) | /* below 0x20 */
+	          ((w + ones) | w) |         /* above 0x7e */
+	          ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash)) &
+	         highs);
+}
+
+/* The escape for an ASCII byte that is not plain. */
+static void escape(struct sink *k, unsigned char c)
+{
+	static const char hex[] = "0123456789abcdef";
+	char u[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+
+	switch (c) {
+	case '"': PUT(k, "\\\""); break;
+	case '\\': PUT(k, "\\\\"); break;
+	case '\n': PUT(k, "\\n"); break;
+	case '\t': PUT(k, "\\t"); break;
+	case '\r': PUT(k, "\\r"); break;
+	default: sink_write(k, u, sizeof u); break; /* < 0x20, 0x7f */
+	}
+}
+
+/*
+ * s[0..n) as a JSON string.  Plain ASCII and valid UTF-8 go out in runs;
+ * control characters (NUL included) are escaped; a byte that starts no
+ * valid UTF-8 sequence becomes U+FFFD.
+ */
+static void json_string(struct sink *k, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	size_t n = strlen(s), run = 0;
-	out_str("\"");
-	for (size_t i = 0; i < n;) {
-		unsigned char c = p[i];
-		size_t k;
-		/* Plain printable ASCII is written in runs, not byte by byte. */
-		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
-			i++;
-			run++;
-			continue;
+	size_t i = 0;
+
+	PUT(k, "\"");
+	while (i < n) {
+		size_t run = i, len;
+		for (;;) { /* a run of plain ASCII and valid UTF-8 */
+			while (n - i >= 8 && plain8(p + i))
+				i += 8;
+			while (i < n && plain(p[i]))
+				i++;
+			if (i == n || p[i] < 0x80 || (len = utf8_len(p + i, n - i)) == 0)
+				break;
+			i += len;
 		}
-		out_write(s + i - run, run);
-		run = 0;
-		k = c < 0x80 ? 1 : utf8_len(p + i, n - i);
-		if (k == 0)
-			out_str("\\ufffd");
-		else if (c == '"')
-			out_str("\\\"");
-		else if (c == '\\')
-			out_str("\\\\");
-		else if (c == '\n')
-			out_str("\\n");
-		else if (c == '\t')
-			out_str("\\t");
-		else if (c == '\r')
-			out_str("\\r");
-		else if (c < 0x20 || c == 0x7f)
-			out_printf("\\u%04x", c);
+		sink_write(k, s + run, i - run);
+		if (i == n)
+			break;
+		if (p[i] >= 0x80)
+			PUT(k, "\\ufffd");
 		else
-			out_write(s + i, k);
-		i += k ? k : 1;
+			escape(k, p[i]);
+		i++;
 	}
-	out_write(s + n - run, run);
-	out_str("\"");
+	PUT(k, "\"");
 }
 
-static void json_string_or_null(const char *s)
+void json_plain(const char *s)
+{
+	json_string(NULL, s, strlen(s));
+}
+
+static void string_or_null(struct sink *k, const char *s)
 {
 	if (s && *s)
-		json_plain(s);
+		json_string(k, s, strlen(s));
 	else
-		out_str("null");
+		PUT(k, "null");
 }
 
-static void json_member(const char *key, const char *value, int first)
+/* "key":value, after "{" (first) or ",". */
+static void member(struct sink *k, const char *key, const char *value,
+                   int first)
 {
-	out_str(first ? "{" : ",");
-	json_plain(key);
-	out_str(":");
-	json_string_or_null(value);
+	put(k, first ? "{\"" : ",\"");
+	put(k, key);
+	PUT(k, "\":");
+	string_or_null(k, value);
 }
 
-static void json_list(const struct smtpcode_entry *e, const struct value *v)
+static void json_list(struct sink *k, const struct smtpcode_entry *e,
+                      const struct value *v)
 {
 	size_t n = e ? smtpcode_count(e, v->list) : 0;
-	out_str("[");
+	PUT(k, "[");
 	for (size_t i = 0; i < n; i++) {
 		struct smtpcode_item it = smtpcode_item(e, v->list, i);
 		if (i)
-			out_str(",");
+			PUT(k, ",");
 		if (v->type == V_LIST) {
-			json_plain(v->list == SMTPCODE_BASIC ? it.key : it.text);
+			const char *t = v->list == SMTPCODE_BASIC ? it.key : it.text;
+			json_string(k, t, strlen(t));
 			continue;
 		}
-		json_member(v->type == V_FIXES ? "who" : "code", it.key, 1);
-		json_member("text", it.text, 0);
-		out_str("}");
+		member(k, v->type == V_FIXES ? "who" : "code", it.key, 1);
+		member(k, "text", it.text, 0);
+		PUT(k, "}");
 	}
-	out_str("]");
+	PUT(k, "]");
 }
 
-static void json_provider(const struct smtpcode_match *m)
+static void json_provider(struct sink *k, const struct smtpcode_match *m)
 {
 	static const char *const how[] = {"none", "only", "phrase", "ambiguous"};
 	const struct smtpcode_entry *p = m->provider;
-	json_member("id", smtpcode_text(p, SMTPCODE_CODE), 1);
-	json_member("name", smtpcode_text(p, SMTPCODE_NAME), 0);
-	json_member("marker", m->marker, 0);
-	json_member("rule", how[m->how], 0);
-	json_member("phrase", m->phrase, 0);
-	json_member("verified", m->entry ? smtpcode_text(m->entry,
-	                                                 SMTPCODE_VERIFIED) : NULL, 0);
-	out_printf(",\"given\":%s,\"differs\":%s}", m->given ? "true" : "false",
-	           m->entry && smtpcode_value(m->entry, SMTPCODE_DIFFERS) == 2
-	               ? "true" : "false");
+	member(k, "id", smtpcode_text(p, SMTPCODE_CODE), 1);
+	member(k, "name", smtpcode_text(p, SMTPCODE_NAME), 0);
+	member(k, "marker", m->marker, 0);
+	member(k, "rule", how[m->how], 0);
+	member(k, "phrase", m->phrase, 0);
+	member(k, "verified", m->entry ? smtpcode_text(m->entry,
+	                                               SMTPCODE_VERIFIED) : NULL, 0);
+	PUT(k, ",\"given\":");
+	put(k, m->given ? "true" : "false");
+	PUT(k, ",\"differs\":");
+	put(k, m->entry && smtpcode_value(m->entry, SMTPCODE_DIFFERS) == 2
+	           ? "true" : "false");
+	PUT(k, "}");
 }
 
-/* A span of the input: a string, or null when absent. */
-static void json_text(const char *key, struct smtpcode_text t)
+/* A member whose value is a span of the input, whole: a string, or null
+ * when absent.  The key, with its comma and colon, is a literal
+ * (JSON_TEXT). */
+static void json_text(struct sink *k, const char *member_key, size_t n,
+                      struct smtpcode_text t)
 {
-	char buf[4096];
-	size_t n = t.len < sizeof buf - 1 ? t.len : sizeof buf - 1;
-	memcpy(buf, t.s ? t.s : "", n);
-	buf[n] = '\0';
-	/* A NUL inside the span would end the string early: show it. */
-	for (size_t i = 0; i < n; i++)
-		if (buf[i] == '\0')
-			buf[i] = ' ';
-	out_str(",");
-	json_plain(key);
-	out_str(":");
-	json_string_or_null(t.len ? buf : NULL);
+	sink_write(k, member_key, n);
+	if (t.len)
+		json_string(k, t.s, t.len);
+	else
+		PUT(k, "null");
+}
+
+#define JSON_TEXT(k, lit, t) json_text((k), "" lit, sizeof(lit) - 1, (t))
+
+/* A number, without printf: this runs once per record. */
+void sink_number(struct sink *k, unsigned long v)
+{
+	char buf[24];
+	size_t i = sizeof buf;
+	do
+		buf[--i] = (char)('0' + v % 10);
+	while (v /= 10);
+	sink_write(k, buf + i, sizeof buf - i);
 }
 
 /* Where a record came from, and the codes exactly as seen. */
-static void json_origin(const struct origin *o)
+void json_origin(const struct origin *o, struct sink *k)
 {
-	out_str("{\"file\":");
-	json_plain(o->file);
-	if (o->index < 0)
-		out_printf(",\"line\":%lu,\"index\":null", o->line);
-	else
-		out_printf(",\"line\":null,\"index\":%ld", o->index);
-	json_text("recipient", o->recipient);
-	json_text("domain", o->domain);
-	json_text("relay", o->relay);
-	json_text("stage", o->stage);
-	json_text("status", o->status);
-	json_text("seen_basic", o->seen_basic);
-	json_text("seen_enhanced", o->seen_enhanced);
-	json_text("dsn", o->dsn);
-	json_text("reply", o->reply);
-	out_str(",\"verdict_from\":");
-	json_string_or_null(o->verdict_from);
+	PUT(k, "{\"file\":");
+	json_string(k, o->file, strlen(o->file));
+	if (o->index < 0) {
+		PUT(k, ",\"line\":");
+		sink_number(k, o->line);
+		PUT(k, ",\"index\":null");
+	} else {
+		PUT(k, ",\"line\":null,\"index\":");
+		sink_number(k, (unsigned long)o->index);
+	}
+	JSON_TEXT(k, ",\"recipient\":", o->recipient);
+	JSON_TEXT(k, ",\"domain\":", o->domain);
+	JSON_TEXT(k, ",\"relay\":", o->relay);
+	JSON_TEXT(k, ",\"stage\":", o->stage);
+	JSON_TEXT(k, ",\"status\":", o->status);
+	JSON_TEXT(k, ",\"seen_basic\":", o->seen_basic);
+	JSON_TEXT(k, ",\"seen_enhanced\":", o->seen_enhanced);
+	JSON_TEXT(k, ",\"dsn\":", o->dsn);
+	JSON_TEXT(k, ",\"reply\":", o->reply);
+	PUT(k, ",\"verdict_from\":");
+	string_or_null(k, o->verdict_from);
 }
 
 /* A record's verdict: the lookup's keys but the long texts, which a
@@ -148,34 +222,56 @@ static bool in_record(enum field_id f)
 	       f != F_CAUSES && f != F_FIXES && f != F_RELATED && f != F_SOURCES;
 }
 
+static void json_value(struct sink *k, const struct row *w,
+                       const struct value *v)
+{
+	switch (v->type) {
+	case V_NULL: PUT(k, "null"); break;
+	case V_STRING: json_string(k, v->s, strlen(v->s)); break;
+	case V_BOOL: put(k, v->b ? "true" : "false"); break;
+	case V_LIST:
+	case V_FIXES:
+	case V_RELATED: json_list(k, w->entry, v); break;
+	case V_PROVIDER: json_provider(k, &w->r->match); break;
+	case V_WARNINGS:
+		PUT(k, "[");
+		for (size_t i = 0; i < w->nwarnings; i++) {
+			if (i)
+				PUT(k, ",");
+			json_string(k, w->warnings[i], strlen(w->warnings[i]));
+		}
+		PUT(k, "]");
+		break;
+	}
+}
+
+/* The members of fields.h from the first (after "{") or after others
+ * (after ","): all of them for a lookup, in_record() ones for a record. */
+static void json_fields(struct sink *k, const struct row *w, bool record)
+{
+	bool first = !record;
+	for (int f = 0; f < NFIELDS; f++) {
+		struct value v;
+		if (record && !in_record((enum field_id)f))
+			continue;
+		v = field_value(w, (enum field_id)f);
+		put(k, first ? "{\"" : ",\"");
+		put(k, field_name((enum field_id)f));
+		PUT(k, "\":");
+		json_value(k, w, &v);
+		first = false;
+	}
+	PUT(k, "}\n");
+}
+
+void json_verdict(const struct row *w, struct sink *k)
+{
+	json_fields(k, w, true);
+}
+
 void render_json(const struct row *w)
 {
 	if (w->origin)
-		json_origin(w->origin);
-	for (int f = 0; f < NFIELDS; f++) {
-		struct value v = field_value(w, (enum field_id)f);
-		if (w->origin && !in_record((enum field_id)f))
-			continue;
-		out_str(f || w->origin ? "," : "{");
-		json_plain(field_name((enum field_id)f));
-		out_str(":");
-		switch (v.type) {
-		case V_NULL: out_str("null"); break;
-		case V_STRING: json_plain(v.s); break;
-		case V_BOOL: out_str(v.b ? "true" : "false"); break;
-		case V_LIST:
-		case V_FIXES:
-		case V_RELATED: json_list(w->entry, &v); break;
-		case V_PROVIDER: json_provider(&w->r->match); break;
-		case V_WARNINGS:
-			out_str("[");
-			for (size_t i = 0; i < w->nwarnings; i++) {
-				out_str(i ? "," : "");
-				json_plain(w->warnings[i]);
-			}
-			out_str("]");
-			break;
-		}
-	}
-	out_str("}\n");
+		json_origin(w->origin, NULL);
+	json_fields(NULL, w, w->origin != NULL);
 }

@@ -2,19 +2,70 @@
  * Records from logs and messages: the annotated line, and one line or
  * object per code found.  Input text is shown with control characters
  * escaped.
+ *
+ * A record is its origin (file, line, recipient: new each time) and its
+ * verdict (the same for every record of the same code and provider
+ * entry).  render_record_verdict() renders the verdict alone, so that the
+ * log modes can render it once and copy it (logs.c); render_record()
+ * renders both, for the rest.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "logs.h"
 #include "output.h"
 #include "render.h"
 
-static void put_text(struct smtpcode_text t)
+/* Whether the 8 bytes at s are all printable ASCII, tested at once (the
+ * classic "a byte below n" and "a byte above n" tests on a word, exact
+ * for "any"). */
+static bool printable8(const char *s)
+{
+	const uint64_t ones = 0x0101010101010101u, highs = ones << 7;
+	uint64_t w;
+	memcpy(&w, s, sizeof w);
+	return !((((w - ones * 0x20) & ~w) | ((w + ones) | w)) & highs);
+}
+
+static bool printable(const char *s, size_t n)
+{
+	size_t i = 0;
+	for (; n - i >= 8; i += 8)
+		if (!printable8(s + i))
+			return false;
+	for (; i < n; i++)
+		if (s[i] < 0x20 || s[i] > 0x7e)
+			return false;
+	return true;
+}
+
+/*
+ * Text from the input, shown through out_escaped(), which alone decides
+ * how bytes other than printable ASCII appear.  Printable ASCII it shows
+ * as it is, so such text is put in a sink directly; any other fills the
+ * sink, so that the record is written out piece by piece instead.
+ */
+static void escaped(struct sink *k, const char *s, size_t n)
+{
+	if (!k)
+		out_escaped(stdout, s, n);
+	else if (printable(s, n))
+		sink_write(k, s, n);
+	else
+		k->full = true;
+}
+
+static void put_text(struct sink *k, struct smtpcode_text t)
 {
 	if (t.len)
-		out_escaped(stdout, t.s, t.len);
+		escaped(k, t.s, t.len);
 	else
-		out_str("-");
+		SINK_LITERAL(k, "-");
+}
+
+static void put(struct sink *k, const char *s)
+{
+	sink_write(k, s, strlen(s));
 }
 
 static const char *value(const struct row *w, enum field_id f)
@@ -24,72 +75,172 @@ static const char *value(const struct row *w, enum field_id f)
 	                                                   : "-";
 }
 
-/* "4.3.1 temporary (system): Mail system full; retry auto, suppress no" */
-static void verdict(const struct row *w)
+/* "4.3.1 temporary (system): Mail system full; retry auto, suppress no",
+ * and " [gmail]" when a provider's entry answers. */
+static void verdict(const struct row *w, struct sink *k)
 {
 	const struct smtpcode_match *m = &w->r->match;
-	/* Pieces rather than printf: this runs once per log line. */
 	const char *const pieces[] = {w->code, " ", value(w, F_SEVERITY), " (",
 	    value(w, F_SCOPE), "): ", value(w, F_NAME), "; retry ",
 	    value(w, F_RETRY), ", suppress ", value(w, F_SUPPRESS)};
 	for (size_t i = 0; i < sizeof pieces / sizeof *pieces; i++)
-		out_str(pieces[i]);
+		put(k, pieces[i]);
 	if (m->entry) {
-		out_str(" [");
-		out_str(smtpcode_text(m->provider, SMTPCODE_CODE));
-		out_str("]");
+		const char *id = smtpcode_text(m->provider, SMTPCODE_CODE);
+		SINK_LITERAL(k, " [");
+		put(k, id);
+		SINK_LITERAL(k, "]");
 	}
-	/* The MTA's own dsn= when it says something else than the reply. */
-	if (w->origin->dsn.len && strcmp(w->origin->verdict_from, "dsn") != 0 &&
-	    (w->origin->dsn.len != strlen(w->code) ||
-	     memcmp(w->origin->dsn.s, w->code, w->origin->dsn.len) != 0)) {
-		out_str("; dsn=");
-		put_text(w->origin->dsn);
+}
+
+/* The MTA's own dsn= when it says something else than the reply's code. */
+static void dsn_note(struct sink *k, const struct origin *o, const char *code)
+{
+	if (o->dsn.len && strcmp(o->verdict_from, "dsn") != 0 &&
+	    (o->dsn.len != strlen(code) ||
+	     memcmp(o->dsn.s, code, o->dsn.len) != 0)) {
+		SINK_LITERAL(k, "; dsn=");
+		put_text(k, o->dsn);
 	}
+}
+
+/* The columns from the code on: code, severity, scope, acts, reason,
+ * name. */
+static void tsv_verdict(const struct row *w, struct sink *k)
+{
+	const char *const columns[] = {w->code, value(w, F_SEVERITY),
+	    value(w, F_SCOPE), value(w, F_ACTS), value(w, F_REASON),
+	    value(w, F_NAME)};
+	for (size_t i = 0; i < sizeof columns / sizeof *columns; i++) {
+		SINK_LITERAL(k, "\t");
+		put(k, columns[i]);
+	}
+	SINK_LITERAL(k, "\n");
+}
+
+void render_record_verdict(enum record_format format, const struct row *w,
+                           struct sink *k)
+{
+	switch (format) {
+	case RECORD_JSON: json_verdict(w, k); break;
+	case RECORD_TSV: tsv_verdict(w, k); break;
+	default: verdict(w, k); break;
+	}
+}
+
+/* "FILE:LINE: " (logs) or "FILE: recipient N: " (messages), TSV's
+ * "FILE\tLINE\t" or "FILE\t#INDEX\t", then the recipient (and for TSV
+ * its domain). */
+static void record_origin(enum record_format format, const struct origin *o,
+                          struct sink *k)
+{
+	escaped(k, o->file, strlen(o->file));
+	if (format == RECORD_TSV) {
+		SINK_LITERAL(k, "\t");
+		if (o->index >= 0)
+			SINK_LITERAL(k, "#");
+		sink_number(k, o->index < 0 ? o->line : (unsigned long)o->index);
+		SINK_LITERAL(k, "\t");
+		put_text(k, o->recipient);
+		SINK_LITERAL(k, "\t");
+		put_text(k, o->domain);
+		return;
+	}
+	if (o->index < 0) {
+		SINK_LITERAL(k, ":");
+		sink_number(k, o->line);
+	} else {
+		SINK_LITERAL(k, ": recipient ");
+		sink_number(k, (unsigned long)o->index + 1);
+	}
+	SINK_LITERAL(k, ": ");
+	put_text(k, o->recipient);
+	SINK_LITERAL(k, " ");
+}
+
+/* A record: its origin, its verdict, and for text the dsn note. */
+static void record_with(enum record_format format, const struct origin *o,
+                        const char *code, const char *verdict_text, size_t n,
+                        struct sink *k)
+{
+	if (format == RECORD_JSON)
+		json_origin(o, k);
+	else
+		record_origin(format, o, k);
+	sink_write(k, verdict_text, n);
+	if (format == RECORD_TEXT) {
+		dsn_note(k, o, code);
+		SINK_LITERAL(k, "\n");
+	}
+}
+
+/*
+ * Records are put together in a buffer and written at once: a call to
+ * the output per piece cost more than the pieces.  A record that does not
+ * fit (a long reply, a long recipient, text to escape) is written piece
+ * by piece.
+ */
+void render_record_with(enum record_format format, const struct origin *o,
+                        const char *code, const char *verdict_text, size_t n)
+{
+	char buf[8192];
+	struct sink k = {buf, 0, sizeof buf, false};
+
+	record_with(format, o, code, verdict_text, n, &k);
+	if (k.full)
+		record_with(format, o, code, verdict_text, n, NULL);
+	else
+		out_write(k.text, k.len);
+}
+
+static void annotation_with(const char *line, size_t len,
+                            const struct origin *o, const char *code,
+                            const char *verdict_text, size_t n,
+                            struct sink *k)
+{
+	escaped(k, line, len);
+	SINK_LITERAL(k, "\n  => ");
+	sink_write(k, verdict_text, n);
+	dsn_note(k, o, code);
+	SINK_LITERAL(k, "\n");
+}
+
+void render_annotation_with(const char *line, size_t len,
+                            const struct origin *o, const char *code,
+                            const char *verdict_text, size_t n)
+{
+	char buf[8192];
+	struct sink k = {buf, 0, sizeof buf, false};
+
+	annotation_with(line, len, o, code, verdict_text, n, &k);
+	if (k.full)
+		annotation_with(line, len, o, code, verdict_text, n, NULL);
+	else
+		out_write(k.text, k.len);
 }
 
 void render_annotation(const char *line, size_t len, const struct row *w)
 {
-	out_escaped(stdout, line, len);
-	out_str("\n");
+	escaped(NULL, line, len);
+	SINK_LITERAL(NULL, "\n");
 	if (!w)
 		return;
-	out_str("  => ");
-	verdict(w);
-	out_str("\n");
+	SINK_LITERAL(NULL, "  => ");
+	verdict(w, NULL);
+	dsn_note(NULL, w->origin, w->code);
+	SINK_LITERAL(NULL, "\n");
 }
 
 void render_record(enum record_format format, const struct row *w)
 {
-	const struct origin *o = w->origin;
-	switch (format) {
-	case RECORD_JSON:
+	if (format == RECORD_JSON) {
 		render_json(w);
 		return;
-	case RECORD_TSV:
-		out_escaped(stdout, o->file, strlen(o->file));
-		if (o->index < 0)
-			out_printf("\t%lu\t", o->line);
-		else
-			out_printf("\t#%ld\t", o->index);
-		put_text(o->recipient);
-		out_str("\t");
-		put_text(o->domain);
-		out_printf("\t%s\t%s\t%s\t%s\t%s\t%s\n", w->code, value(w, F_SEVERITY),
-		           value(w, F_SCOPE), value(w, F_ACTS), value(w, F_REASON),
-		           value(w, F_NAME));
-		return;
-	default:
-		out_escaped(stdout, o->file, strlen(o->file));
-		if (o->index < 0) {
-			char num[32];
-			snprintf(num, sizeof num, ":%lu: ", o->line);
-			out_str(num);
-		} else
-			out_printf(": recipient %ld: ", o->index + 1);
-		put_text(o->recipient);
-		out_str(" ");
-		verdict(w);
-		out_str("\n");
+	}
+	record_origin(format, w->origin, NULL);
+	render_record_verdict(format, w, NULL);
+	if (format == RECORD_TEXT) {
+		dsn_note(NULL, w->origin, w->code);
+		SINK_LITERAL(NULL, "\n");
 	}
 }

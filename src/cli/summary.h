@@ -14,6 +14,9 @@ struct summary *summary_new(void);
 void summary_add(struct summary *s, const struct smtpcode_query *q,
                  struct smtpcode_text recipient, struct smtpcode_text domain,
                  struct smtpcode_text status);
+/* Add what from counted to into: the summaries of parts of the input,
+ * made by different threads, become the summary of the whole. */
+void summary_merge(struct summary *into, const struct summary *from);
 void summary_render(const struct summary *s, bool json);
 void summary_free(struct summary *s);
 
