@@ -251,8 +251,19 @@ static void para(const char *lead, unsigned indent, const char *text,
 		indent_by(indent - (unsigned)col);
 		col = indent;
 	}
-	if (!width && untrusted) { /* not wrapping: one line, all escaped */
-		put_safe(p, n);
+	if (!width) { /* not wrapping: no word by word, one line a paragraph */
+		while (p < end) {
+			const char *nl = untrusted ? NULL
+			                           : memchr(p, '\n', (size_t)(end - p));
+			size_t k = nl ? (size_t)(nl - p) : (size_t)(end - p);
+			put_safe(p, k);
+			p += k;
+			if (p < end) { /* a newline of the table's own text */
+				out_char('\n');
+				indent_by(indent);
+				p++;
+			}
+		}
 		out_char('\n');
 		return;
 	}
