@@ -399,8 +399,8 @@ static void take_recipient(struct smtpcode_logline *l, const char *a,
 	l->recipient = span(a, b);
 	for (at = b; at > a && at[-1] != '@'; at--)
 		;
-	if (at > a)
-		l->domain = span(at, b);
+	/* A later to= without an '@' must not keep an earlier one's domain. */
+	l->domain = at > a ? span(at, b) : span(b, b);
 }
 
 /* ---- Postfix and Sendmail delivery lines: "QID: to=<...>, name=value,

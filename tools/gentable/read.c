@@ -11,6 +11,14 @@
 #include "gentable.h"
 #include "utf8.h"
 
+/* Also used by the fuzz target (fuzz/fuzz_gentable.c), which reads input
+ * after input from memory: read_stream() reads records from an open
+ * stream as read_file() does from a named file (file names the stream in
+ * messages; fp stays open), and free_records() undoes what reading did.
+ * (Their place is gentable.h, next to read_file().) */
+void read_stream(FILE *fp, const char *file);
+void free_records(void);
+
 static size_t caprecords;
 
 static char *xstrdup(const char *s)
@@ -82,7 +90,7 @@ static void append_value(struct field *f, const char *more)
 	int paragraph = strcmp(more, ".") == 0;
 	f->value = xrealloc(f->value, a + b + 2);
 	if (paragraph) {
-		strcpy(f->value + a, "\n");
+		memcpy(f->value + a, "\n", 2);
 	} else {
 		f->value[a] = a && f->value[a - 1] == '\n' ? '\0' : ' ';
 		memcpy(f->value + a + (f->value[a] == ' '), more, b + 1);
@@ -98,20 +106,14 @@ static const struct keydef *find_keydef(const char *name, size_t n)
 	return NULL;
 }
 
-void read_file(const char *file)
+void read_stream(FILE *fp, const char *file)
 {
-	FILE *fp = fopen(file, "r");
 	char *buf = NULL;
 	size_t cap = 0;
 	ssize_t got;
 	long line = 0;
 	struct record *r = NULL;
 
-	if (!fp) {
-		fprintf(stderr, "%s: %s\n", file, strerror(errno));
-		errors++;
-		return;
-	}
 	while ((got = getline(&buf, &cap, fp)) != -1) {
 		size_t n = (size_t)got, indent = 0;
 		const char *colon, *value;
@@ -175,7 +177,32 @@ void read_file(const char *file)
 		errors++;
 	}
 	free(buf);
+}
+
+void read_file(const char *file)
+{
+	FILE *fp = fopen(file, "r");
+
+	if (!fp) {
+		fprintf(stderr, "%s: %s\n", file, strerror(errno));
+		errors++;
+		return;
+	}
+	read_stream(fp, file);
 	fclose(fp);
+}
+
+void free_records(void)
+{
+	for (size_t i = 0; i < nrecords; i++) {
+		for (size_t k = 0; k < records[i].nfields; k++)
+			free(records[i].fields[k].value);
+		free(records[i].fields);
+	}
+	free(records);
+	records = NULL;
+	nrecords = 0;
+	caprecords = 0;
 }
 
 int read_date(const char *file, char date[11])

@@ -1,0 +1,232 @@
+/*
+ * Mail log lines: smtpcode_log_parse(), and smtpcode_find_code() over the
+ * same bytes.
+ *
+ * Invariants: every span lies inside the input and before its trailing
+ * white space, except an exim status, which is one of the two documented
+ * static words; the domain is the recipient's tail after an '@'; the
+ * reply's code text lies inside the reply, the dsn code's inside the dsn
+ * field; the codes are what smtpcode_parse() (or, failing it,
+ * smtpcode_find_code()) reads from the reply, and the dsn code what
+ * smtpcode_parse() reads from the dsn field; the return
+ * value says whether a code was found; a known layout with no code still
+ * names its format, no layout and no code leaves everything absent;
+ * parsing twice gives the same result.  For find_code: the span starts at
+ * the code and stays on its line, the code obeys the policy of
+ * src/logline.c (class 2, 4 or 5, subject 0-7, not glued on the left),
+ * the codes parse back from the span, and the documented way to look for
+ * the next code always moves forward.
+ */
+#include "fuzz.h"
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+static int is_word(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z') || c == '_' || (unsigned char)c >= 0x80;
+}
+
+static int glues_left(char c)
+{
+	return is_word(c) || c == '.' || c == '/' || c == '@' || c == '-';
+}
+
+static int same_text(struct smtpcode_text a, struct smtpcode_text b)
+{
+	return a.len == b.len && (a.len == 0 || a.s == b.s);
+}
+
+static int same_line(const struct smtpcode_logline *a,
+                     const struct smtpcode_logline *b)
+{
+	return a->format == b->format && same_text(a->recipient, b->recipient) &&
+	       same_text(a->domain, b->domain) && same_text(a->relay, b->relay) &&
+	       same_text(a->status, b->status) && same_text(a->stage, b->stage) &&
+	       same_text(a->reply, b->reply) && same_text(a->dsn, b->dsn) &&
+	       fuzz_query_eq(&a->code, &b->code) &&
+	       fuzz_query_eq(&a->dsn_code, &b->dsn_code);
+}
+
+static int has_code(const struct smtpcode_query *q)
+{
+	return q->basic || q->enhanced;
+}
+
+/* Inside the input, and not in its trailing white space. */
+static void check_span(struct smtpcode_text t, const char *s, size_t trimmed)
+{
+	CHECK(fuzz_span_ok(t, s, trimmed));
+}
+
+static int is_exim_status(struct smtpcode_text t)
+{
+	return (t.len == 6 && memcmp(t.s, "failed", 6) == 0) ||
+	       (t.len == 8 && memcmp(t.s, "deferred", 8) == 0);
+}
+
+static void check_logline(const char *s, size_t size)
+{
+	struct smtpcode_logline l, l2;
+	size_t trimmed = size;
+	bool found = smtpcode_log_parse(s, size, &l);
+
+	while (trimmed && is_space(s[trimmed - 1]))
+		trimmed--;
+	CHECK(smtpcode_log_parse(s, size, &l2) == found);
+	CHECK(same_line(&l, &l2));
+
+	check_span(l.recipient, s, trimmed);
+	check_span(l.domain, s, trimmed);
+	check_span(l.relay, s, trimmed);
+	check_span(l.stage, s, trimmed);
+	check_span(l.reply, s, trimmed);
+	check_span(l.dsn, s, trimmed);
+	if (l.status.len && !fuzz_inside(l.status.s, l.status.len, s, size)) {
+		/* The one span allowed outside: exim's static word. */
+		CHECK(l.format == SMTPCODE_LOG_EXIM);
+		CHECK(is_exim_status(l.status));
+	} else {
+		check_span(l.status, s, trimmed);
+	}
+
+	if (l.domain.len) {
+		CHECK(l.recipient.len > l.domain.len);
+		CHECK(l.domain.s + l.domain.len == l.recipient.s + l.recipient.len);
+		CHECK(l.domain.s[-1] == '@');
+	}
+	CHECK(found == (has_code(&l.code) || has_code(&l.dsn_code)));
+	CHECK(fuzz_query_ok(&l.code) && fuzz_query_ok(&l.dsn_code));
+	/* The reply is there exactly when its code is, and holds its text. */
+	CHECK(has_code(&l.code) == (l.reply.len > 0));
+	if (l.reply.len) {
+		struct smtpcode_query p, f;
+		struct smtpcode_text at;
+		CHECK(l.code.text_off <= l.reply.len &&
+		      l.code.text_len <= l.reply.len - l.code.text_off);
+		/* The codes are what the library's own readers give for the
+		 * reply: smtpcode_parse() for a reply that starts with its
+		 * codes, else smtpcode_find_code(), which then finds them at
+		 * the reply's start (as when "550 5.7.1:" reads as 550 alone
+		 * to smtpcode_parse()). */
+		if (smtpcode_parse(l.reply.s, l.reply.len, &p) == SMTPCODE_OK &&
+		    (p.enhanced || !l.code.enhanced)) {
+			CHECK(fuzz_query_eq(&p, &l.code));
+		} else {
+			CHECK(smtpcode_find_code(l.reply.s, l.reply.len, &f, &at));
+			CHECK(at.s == l.reply.s && at.len == l.reply.len);
+			CHECK(fuzz_query_eq(&f, &l.code));
+		}
+	} else {
+		CHECK(fuzz_query_zero(&l.code));
+	}
+	/* The dsn code is the dsn field parsed, when that is a code. */
+	if (l.dsn.len) {
+		struct smtpcode_query d;
+		if (smtpcode_parse(l.dsn.s, l.dsn.len, &d) == SMTPCODE_OK)
+			CHECK(fuzz_query_eq(&d, &l.dsn_code));
+		else
+			CHECK(fuzz_query_zero(&l.dsn_code));
+	} else {
+		CHECK(fuzz_query_zero(&l.dsn_code));
+	}
+	if (l.format == SMTPCODE_LOG_NONE) {
+		CHECK(!found);
+		CHECK(!l.recipient.len && !l.domain.len && !l.relay.len &&
+		      !l.status.len && !l.stage.len && !l.reply.len && !l.dsn.len);
+	}
+	if (l.format == SMTPCODE_LOG_TEXT)
+		CHECK(found && l.code.enhanced && !l.recipient.len &&
+		      !l.dsn.len);
+
+	/* What the CLI does next. */
+	{
+		struct smtpcode_result r;
+		smtpcode_resolve(&l.code, l.reply.s, l.reply.len, NULL, &r);
+		CHECK(fuzz_query_eq(&r.query, &l.code));
+	}
+}
+
+/* One code found by smtpcode_find_code() in s[0..len), which starts at
+ * base[off]. */
+static void check_found(const char *base, size_t size, const char *s,
+                        size_t len, const struct smtpcode_query *q,
+                        struct smtpcode_text at)
+{
+	const char *c, *line_end, *end = s + len;
+	struct smtpcode_query p;
+
+	CHECK(at.len > 0 && fuzz_inside(at.s, at.len, s, len));
+	CHECK(fuzz_inside(at.s, at.len, base, size));
+	CHECK(fuzz_query_ok(q) && q->enhanced);
+	CHECK(q->cls == 2 || q->cls == 4 || q->cls == 5);
+	CHECK(q->subject <= 7);
+	CHECK(q->text_off <= at.len && q->text_len <= at.len - q->text_off);
+	/* Not glued to what precedes it. */
+	CHECK(at.s == s || !glues_left(at.s[-1]));
+	/* The span runs to the end of the code's line, white space
+	 * excluded. */
+	CHECK(!memchr(at.s, '\n', at.len));
+	CHECK(!is_space(at.s[at.len - 1]));
+	line_end = at.s + at.len;
+	while (line_end < end && *line_end != '\n') {
+		CHECK(is_space(*line_end));
+		line_end++;
+	}
+	/* The codes, as written at the start of the span, parse back. */
+	CHECK(smtpcode_parse(at.s, q->text_off, &p) == SMTPCODE_OK);
+	CHECK(fuzz_codes_eq(&p, q));
+	CHECK(p.text_len == 0);
+	/* The enhanced code, where it is written, stands alone on the right
+	 * (rule 3 of the policy). */
+	c = at.s;
+	if (q->basic)
+		c += 4;
+	{
+		char code[32];
+		size_t n = smtpcode_format(q, code, sizeof code);
+		const char *after = c + n;
+		CHECK(n <= (size_t)(end - c) && memcmp(c, code, n) == 0);
+		if (after < end) {
+			CHECK(!is_word(*after) && *after != '@');
+			if (end - after >= 2 && (*after == '.' || *after == '-' ||
+			                         *after == '/'))
+				CHECK(!is_word(after[1]));
+			if (end - after >= 2 && *after == ':')
+				CHECK(!(after[1] >= '0' && after[1] <= '9'));
+		}
+	}
+}
+
+static void check_find_code(const char *s, size_t size)
+{
+	const char *p = s;
+	size_t left = size;
+	struct smtpcode_query q;
+	struct smtpcode_text at;
+
+	/* Each code, then the next from where its text starts. */
+	for (int i = 0; i < 10000; i++) {
+		const char *next;
+		if (!smtpcode_find_code(p, left, &q, &at)) {
+			CHECK(fuzz_query_zero(&q) && at.len == 0 && !at.s);
+			return;
+		}
+		check_found(s, size, p, left, &q, at);
+		next = at.s + q.text_off;
+		CHECK(next > p);
+		left -= (size_t)(next - p);
+		p = next;
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *s = (const char *)data;
+	check_logline(s, size);
+	check_find_code(s, size);
+	return 0;
+}
