@@ -52,9 +52,12 @@ void row_of_result(struct row *w, const struct smtpcode_result *r,
 	w->input = input;
 	w->r = r;
 	w->entry = smtpcode_answer(r);
-	smtpcode_format(&r->query, w->code, sizeof w->code);
+	if (r->query.basic || r->query.enhanced)
+		smtpcode_format(&r->query, w->code, sizeof w->code);
 	snprintf(basic, sizeof basic, "%u", r->query.basic);
-	if (!r->known)
+	if (!w->code[0])
+		warn(w, "%s", "no code was found");
+	else if (!r->known)
 		warn(w, "%s is not in the table: what its digits tell is all "
 		     "there is", w->code);
 	if (r->query.basic && r->query.enhanced &&
@@ -130,9 +133,11 @@ struct value field_value(const struct row *w, enum field_id f)
 	case F_INPUT: return string(w->input);
 	case F_CODE: return string(w->code);
 	case F_KIND:
+		if (!w->code[0])
+			return string(NULL);
 		return string(w->r ? (w->r->query.enhanced ? "enhanced" : "basic")
 		                   : (strchr(w->code, '.') ? "enhanced" : "basic"));
-	case F_KNOWN: return boolean(w->r ? w->r->known : true);
+	case F_KNOWN: return boolean(w->r ? w->r->known && w->code[0] : true);
 	case F_REGISTERED:
 		return boolean(e && smtpcode_value(e, SMTPCODE_REGISTERED) == 2);
 	case F_SEVERITY: return severity(w);
@@ -165,11 +170,15 @@ struct value field_value(const struct row *w, enum field_id f)
 struct smtpcode_text seen_code(struct smtpcode_text reply,
                                const struct smtpcode_query *q, int enhanced)
 {
-	/* A reply starts with its codes: "550 5.1.1 ...", "550-5.1.1 ...". */
-	struct smtpcode_text t = {reply.s, 0};
-	const char *p = reply.s, *end = reply.s + reply.len;
-	if (!reply.len || (enhanced ? !q->enhanced : !q->basic))
+	/* A reply starts with its codes: "550 5.1.1 ...", "550-5.1.1 ...";
+	 * one that does not ("Sorry, no mailbox here (#5.1.1)") shows none. */
+	struct smtpcode_text t = {NULL, 0};
+	const char *p, *end;
+	if (!reply.len || (enhanced ? !q->enhanced : !q->basic) ||
+	    reply.s[0] < '0' || reply.s[0] > '9')
 		return t;
+	p = reply.s;
+	end = reply.s + reply.len;
 	if (enhanced && q->basic && reply.len > 4) {
 		p += 4;
 		while (p < end && *p == ' ')
@@ -180,5 +189,9 @@ struct smtpcode_text seen_code(struct smtpcode_text reply,
 	       (enhanced || p < t.s + 3))
 		p++;
 	t.len = (size_t)(p - t.s);
+	/* What is there must be the code: a digit, then digits and dots. */
+	for (size_t i = 0; i < t.len; i++)
+		if ((t.s[i] < '0' || t.s[i] > '9') && t.s[i] != '.')
+			t.len = 0;
 	return t;
 }
