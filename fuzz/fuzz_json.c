@@ -225,7 +225,7 @@ static void string(struct parser *ps)
 			break;
 		}
 		default:
-			CHECK(!"a valid escape");
+			fuzz_fail(__FILE__, __LINE__, "a valid escape");
 		}
 	}
 }

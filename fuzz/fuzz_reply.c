@@ -127,7 +127,7 @@ static void check_result(const struct smtpcode_query *q, const char *s,
 		CHECK(!m->entry && !m->phrase && m->candidates > 1);
 		break;
 	default:
-		CHECK(!"a known match.how");
+		fuzz_fail(__FILE__, __LINE__, "a known match.how");
 	}
 	if (m->entry) {
 		const struct smtpcode_entry *p = smtpcode_provider_of(m->entry);
