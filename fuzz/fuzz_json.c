@@ -427,7 +427,8 @@ static void check_lookup(const char *s, const struct smtpcode_entry *given)
 	}
 }
 
-/* As src/cli/logs.c's record() builds it. */
+/* A log line's record, built as src/cli/logs.c builds one: the origin
+ * from the line's spans, the verdict from its reply's or dsn's code. */
 static void check_log_record(const char *line, size_t len)
 {
 	struct smtpcode_logline l;
