@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "hash.h"
 #include "input.h"
 #include "logs.h"
 #include "output.h"
@@ -73,16 +74,6 @@ static const char *choose(const struct smtpcode_logline *l,
 	}
 	*q = l->dsn_code;
 	return "dsn";
-}
-
-/* splitmix64's finish: spreads every bit of x over the result. */
-static uint64_t mix(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9u;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebu;
-	return x ^ x >> 31;
 }
 
 /* A hash of the codes of q (basic, class, subject, detail). */

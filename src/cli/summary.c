@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "output.h"
 #include "render.h"
 #include "summary.h"
@@ -45,16 +46,6 @@ struct summary {
 	unsigned long lines, with_code;
 	struct map codes, domains, pairs;
 };
-
-/* splitmix64's finish: spreads every bit of x over the result. */
-static uint64_t mix(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9u;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebu;
-	return x ^ x >> 31;
-}
 
 /* Room for one more group: the array and the index grown as needed. */
 static int reserve(struct map *m)
