@@ -55,3 +55,24 @@ void run(struct run *r, char *const argv[], const char *in,
 	slurp(err, r->err, sizeof r->err);
 	fclose(inf);
 }
+
+char *read_whole_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0) {
+		rewind(f);
+		buf = malloc((size_t)n + 1);
+		if (buf && fread(buf, 1, (size_t)n, f) == (size_t)n) {
+			buf[n] = '\0';
+		} else {
+			free(buf);
+			buf = NULL;
+		}
+	}
+	fclose(f);
+	return buf;
+}

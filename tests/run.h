@@ -15,4 +15,7 @@ struct run {
 void run(struct run *r, char *const argv[], const char *in,
          const char *stdout_path);
 
+/* The whole of path in a new NUL-terminated heap buffer, or NULL. */
+char *read_whole_file(const char *path);
+
 #endif

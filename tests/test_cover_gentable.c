@@ -146,20 +146,11 @@ static const struct mutation mutations[] = {
 
 static char dir[] = "/tmp/smtpcode-cover-gentable-XXXXXX";
 
+/* The file at path, which the test cannot do without. */
 static char *read_all(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
+	char *buf = read_whole_file(path);
 	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
 	return buf;
 }
 
