@@ -23,8 +23,6 @@ int gentable_main(int argc, char **argv);
 
 #include "fuzz.h"
 
-void read_stream(FILE *fp, const char *file);
-void free_records(void);
 void fail(const char *file, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

@@ -7,6 +7,7 @@
 #define GENTABLE_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "table.h"
@@ -71,6 +72,11 @@ void *xrealloc(void *p, size_t n);
 
 /* read.c */
 void read_file(const char *file);
+/* For the fuzz target, which reads input after input from memory: records
+ * from an open stream, as read_file() does from a named file (file names
+ * the stream in messages; fp stays open); and undoing what reading did. */
+void read_stream(FILE *fp, const char *file);
+void free_records(void);
 int read_date(const char *file, char date[11]);
 
 /* check.c */

@@ -11,14 +11,6 @@
 #include "gentable.h"
 #include "utf8.h"
 
-/* Also used by the fuzz target (fuzz/fuzz_gentable.c), which reads input
- * after input from memory: read_stream() reads records from an open
- * stream as read_file() does from a named file (file names the stream in
- * messages; fp stays open), and free_records() undoes what reading did.
- * (Their place is gentable.h, next to read_file().) */
-void read_stream(FILE *fp, const char *file);
-void free_records(void);
-
 static size_t caprecords;
 
 static char *xstrdup(const char *s)
