@@ -326,12 +326,18 @@ static void each(void *ctx, const char *line, size_t len, unsigned long lineno)
 }
 
 /*
- * --summary on several cores.  The main thread reads blocks of whole
- * lines (input.h) into a pool of buffers; each worker summarises the
- * blocks it takes into a summary of its own; the summaries are merged at
- * the end.  The counts do not depend on which worker saw which line, so
- * the output is the same as from one thread.  (The other modes write
- * records in the order of the lines, and stay on one thread.)
+ * The log modes on several cores.  The main thread reads blocks of whole
+ * lines (input.h) into a pool of buffers; workers take the blocks in the
+ * order they were read.  For --summary each worker counts into a summary
+ * of its own, and the summaries are merged at the end: the counts do not
+ * depend on which worker saw which line.  For --extract and --annotate
+ * each worker renders a block's output into memory, with caches of its
+ * own, and the blocks' outputs are written in the order the blocks were
+ * read: the output is the same as from one thread.
+ *
+ * No deadlock waiting for a turn: blocks are taken in order, so the
+ * oldest block whose output is not yet written is always in some worker's
+ * hands, and that worker's turn has come.
  */
 #define MAX_WORKERS 4
 #define NBUFFERS (2 * MAX_WORKERS)
@@ -339,49 +345,79 @@ static void each(void *ctx, const char *line, size_t len, unsigned long lineno)
 struct job {
 	struct block block;
 	int buffer;
+	const char *file;  /* as shown */
+	unsigned long seq; /* blocks read before it */
 };
 
 struct pool {
 	pthread_mutex_t lock;
-	pthread_cond_t changed; /* a block queued, a buffer freed, the end */
+	pthread_cond_t changed; /* a block queued, a buffer freed, an output
+	                           written, the end */
 	char *buffers[NBUFFERS];
 	bool busy[NBUFFERS];
 	int nbuffers;
 	struct job queue[NBUFFERS]; /* read, not yet taken */
 	int head, queued;
 	bool closed;                /* nothing more to read */
+	unsigned long nread;        /* blocks queued so far */
+	unsigned long nwritten;     /* blocks whose output is written */
 };
 
 struct worker {
 	pthread_t thread;
 	struct pool *pool;
-	struct summary *summary;
+	struct summary *summary; /* --summary */
+	struct log_ctx *ctx;     /* the other modes */
+	struct out_capture out;  /* the output of its block */
 };
+
+/* The next block, or false when there are no more. */
+static bool take_job(struct pool *p, struct job *j)
+{
+	pthread_mutex_lock(&p->lock);
+	while (!p->queued && !p->closed)
+		pthread_cond_wait(&p->changed, &p->lock);
+	if (!p->queued) {
+		pthread_mutex_unlock(&p->lock);
+		return false;
+	}
+	*j = p->queue[p->head];
+	p->head = (p->head + 1) % NBUFFERS;
+	p->queued--;
+	pthread_mutex_unlock(&p->lock);
+	return true;
+}
 
 static void *work(void *arg)
 {
 	struct worker *w = arg;
 	struct pool *p = w->pool;
+	struct job j;
 
-	for (;;) {
-		struct job j;
-		pthread_mutex_lock(&p->lock);
-		while (!p->queued && !p->closed)
-			pthread_cond_wait(&p->changed, &p->lock);
-		if (!p->queued) {
-			pthread_mutex_unlock(&p->lock);
-			return NULL;
+	while (take_job(p, &j)) {
+		if (w->summary) {
+			each_line_in(&j.block, summarise, w->summary);
+		} else {
+			w->ctx->file = j.file;
+			out_capture_begin(&w->out);
+			each_line_in(&j.block, each, w->ctx);
+			out_capture_end();
 		}
-		j = p->queue[p->head];
-		p->head = (p->head + 1) % NBUFFERS;
-		p->queued--;
-		pthread_mutex_unlock(&p->lock);
-		each_line_in(&j.block, summarise, w->summary);
 		pthread_mutex_lock(&p->lock);
 		p->busy[j.buffer] = false;
 		pthread_cond_broadcast(&p->changed);
+		if (!w->summary) { /* write in turn */
+			while (p->nwritten != j.seq)
+				pthread_cond_wait(&p->changed, &p->lock);
+			pthread_mutex_unlock(&p->lock);
+			out_capture_write(&w->out);
+			pthread_mutex_lock(&p->lock);
+			p->nwritten++;
+			pthread_cond_broadcast(&p->changed);
+		}
 		pthread_mutex_unlock(&p->lock);
 	}
+	return NULL;
 }
 
 /* A free buffer of the pool, now taken. */
@@ -401,14 +437,18 @@ static int take_buffer(struct pool *p)
 	return i;
 }
 
-/* Block b, read into buffer i, for a worker; or (b NULL) buffer i back. */
-static void hand_over(struct pool *p, int i, const struct block *b)
+/* Block b of file, read into buffer i, for a worker; or (b NULL) buffer i
+ * back. */
+static void hand_over(struct pool *p, int i, const struct block *b,
+                      const char *file)
 {
 	pthread_mutex_lock(&p->lock);
 	if (b) {
 		struct job *j = &p->queue[(p->head + p->queued) % NBUFFERS];
 		j->block = *b;
 		j->buffer = i;
+		j->file = file;
+		j->seq = p->nread++;
 		p->queued++;
 	} else {
 		p->busy[i] = false;
@@ -431,10 +471,10 @@ static int read_into(struct pool *p, int nfiles, char **files)
 		for (;;) {
 			int i = take_buffer(p);
 			if (reader_next(r, p->buffers[i], &b) <= 0) {
-				hand_over(p, i, NULL);
+				hand_over(p, i, NULL, NULL);
 				break;
 			}
-			hand_over(p, i, &b);
+			hand_over(p, i, &b, display_name(files[f]));
 		}
 		if (reader_close(r) != 0)
 			status = -1; /* reported; the other files still count */
@@ -449,13 +489,38 @@ static int workers_wanted(void)
 	return n < 2 ? 0 : n > MAX_WORKERS ? MAX_WORKERS : (int)n;
 }
 
+/* Worker w set up for c's mode; false when memory ran out. */
+static bool worker_init(struct worker *w, struct pool *p,
+                        const struct log_ctx *c)
+{
+	memset(w, 0, sizeof *w);
+	w->pool = p;
+	if (c->summary)
+		return (w->summary = summary_new()) != NULL;
+	if (!(w->ctx = calloc(1, sizeof *w->ctx)))
+		return false;
+	w->ctx->o = c->o;
+	return true;
+}
+
+/* Worker w's summary merged into c's, and its memory freed. */
+static void worker_finish(struct worker *w, struct log_ctx *c)
+{
+	if (w->summary) {
+		summary_merge(c->summary, w->summary);
+		summary_free(w->summary);
+	}
+	free(w->ctx);
+	out_capture_free(&w->out);
+}
+
 /*
- * The summary of the files, made by nworkers threads, into s; 0, -1 when
- * a file could not be read, -2 when the threads could not be set up (then
+ * The files read by nworkers threads, for c's mode; 0, -1 when a file
+ * could not be read, -2 when the threads could not be set up (then
  * nothing was read).
  */
-static int summarise_in_parallel(struct summary *s, int nworkers, int nfiles,
-                                 char **files)
+static int read_in_parallel(struct log_ctx *c, int nworkers, int nfiles,
+                            char **files)
 {
 	struct worker w[MAX_WORKERS];
 	struct pool p;
@@ -473,11 +538,9 @@ static int summarise_in_parallel(struct summary *s, int nworkers, int nfiles,
 		if (!(p.buffers[i] = malloc(BLOCK_SIZE)))
 			goto out;
 	for (; started < nworkers; started++) {
-		w[started].pool = &p;
-		if (!(w[started].summary = summary_new()))
-			goto out;
-		if (pthread_create(&w[started].thread, NULL, work, &w[started]) != 0) {
-			summary_free(w[started].summary);
+		if (!worker_init(&w[started], &p, c) ||
+		    pthread_create(&w[started].thread, NULL, work, &w[started]) != 0) {
+			worker_finish(&w[started], c);
 			goto out;
 		}
 	}
@@ -489,8 +552,7 @@ out:
 	pthread_mutex_unlock(&p.lock);
 	for (int i = 0; i < started; i++) {
 		pthread_join(w[i].thread, NULL);
-		summary_merge(s, w[i].summary);
-		summary_free(w[i].summary);
+		worker_finish(&w[i], c);
 	}
 	for (int i = 0; i < p.nbuffers; i++)
 		free(p.buffers[i]);
@@ -513,8 +575,8 @@ int read_logs(const struct log_options *o, int nfiles, char **files)
 	}
 	if (o->mode == LOG_SUMMARY && !(c.summary = summary_new()))
 		return -1;
-	if (o->mode == LOG_SUMMARY && (nworkers = workers_wanted()) > 0)
-		status = summarise_in_parallel(c.summary, nworkers, nfiles, files);
+	if ((nworkers = workers_wanted()) > 0)
+		status = read_in_parallel(&c, nworkers, nfiles, files);
 	if (status == -2) { /* on this thread */
 		status = 0;
 		for (int i = 0; i < nfiles; i++) {

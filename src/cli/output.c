@@ -68,8 +68,71 @@ static void flush_buffer(void)
 	olen = 0;
 }
 
+/*
+ * A thread's output held in memory instead (the log modes' workers: logs.c
+ * writes each block's output in the order of the blocks).  Memory that
+ * cannot be had is an output error like a failed write.
+ */
+static _Thread_local struct out_capture *capture;
+
+void out_capture_begin(struct out_capture *c)
+{
+	c->len = 0;
+	capture = c;
+}
+
+void out_capture_end(void)
+{
+	capture = NULL;
+}
+
+void out_capture_free(struct out_capture *c)
+{
+	free(c->text);
+	c->text = NULL;
+	c->len = c->size = 0;
+}
+
+/* Whether c has room for n more bytes, made when need be. */
+static bool capture_room(struct out_capture *c, size_t n)
+{
+	size_t size = c->size ? c->size : sizeof obuf;
+	char *text;
+	if (n <= c->size - c->len)
+		return true;
+	while (n > size - c->len)
+		size *= 2;
+	if (c->failed || !(text = realloc(c->text, size))) {
+		c->failed = true;
+		return false;
+	}
+	c->text = text;
+	c->size = size;
+	return true;
+}
+
+static void capture_write(struct out_capture *c, const char *s, size_t n)
+{
+	if (!capture_room(c, n))
+		return;
+	memcpy(c->text + c->len, s, n);
+	c->len += n;
+}
+
+/* Writes c's output (on the thread whose turn it is). */
+void out_capture_write(const struct out_capture *c)
+{
+	if (c->failed && !oerr)
+		oerr = ENOMEM;
+	out_write(c->text, c->len);
+}
+
 void out_write(const char *s, size_t n)
 {
+	if (capture) {
+		capture_write(capture, s, n);
+		return;
+	}
 	if (n > sizeof obuf - olen) {
 		flush_buffer();
 		if (n > sizeof obuf) {
@@ -88,6 +151,10 @@ void out_str(const char *s)
 
 static void out_char(char c)
 {
+	if (capture) {
+		capture_write(capture, &c, 1);
+		return;
+	}
 	if (olen == sizeof obuf)
 		flush_buffer();
 	obuf[olen++] = c;
@@ -97,6 +164,18 @@ void out_printf(const char *fmt, ...)
 {
 	va_list ap;
 	int n;
+	if (capture) { /* measured, then formatted in place */
+		va_start(ap, fmt);
+		n = vsnprintf(NULL, 0, fmt, ap);
+		va_end(ap);
+		if (n < 0 || !capture_room(capture, (size_t)n + 1))
+			return;
+		va_start(ap, fmt);
+		vsnprintf(capture->text + capture->len, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+		capture->len += (size_t)n;
+		return;
+	}
 	va_start(ap, fmt);
 	n = vsnprintf(obuf + olen, sizeof obuf - olen, fmt, ap);
 	va_end(ap);

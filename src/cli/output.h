@@ -22,6 +22,21 @@ void out_para_untrusted(const char *lead, unsigned indent, const char *s,
                         size_t n);
 /* Write s[0..n) to fp with control characters shown as \\xHH. */
 void out_escaped(FILE *fp, const char *s, size_t n);
+/*
+ * Output held in memory: between out_capture_begin(c) and
+ * out_capture_end(), whatever this thread writes goes to c instead of
+ * stdout.  out_capture_write(c) writes it out (one thread at a time).
+ */
+struct out_capture {
+	char *text;
+	size_t len, size;
+	bool failed; /* memory ran out: reported as an output error */
+};
+void out_capture_begin(struct out_capture *c);
+void out_capture_end(void);
+void out_capture_write(const struct out_capture *c);
+void out_capture_free(struct out_capture *c);
+
 /* Flush and close stdout; non-zero if anything failed to be written. */
 int out_finish(void);
 
