@@ -39,11 +39,14 @@ struct resolved {
 	size_t len;
 	char reply[RESOLVED_MAX];
 	struct smtpcode_result r;
+	unsigned verdict;    /* the slot of its verdict, when it is there */
+	unsigned long stamp; /* and that slot's stamp still: 0 none */
 };
 
 /* A verdict, rendered in the run's format. */
 struct verdict {
 	bool used;
+	unsigned long stamp;         /* new each time the slot is filled */
 	struct smtpcode_query codes; /* only the codes: no text */
 	struct smtpcode_match match; /* without its count of candidates */
 	char code[32];               /* as row_of_result() writes it */
@@ -57,6 +60,7 @@ struct log_ctx {
 	struct summary *summary;
 	struct resolved resolved[RESOLVED_SLOTS];
 	struct verdict verdicts[VERDICT_SLOTS];
+	unsigned long stamps; /* verdict slots filled */
 };
 
 static const char *display_name(const char *path)
@@ -148,11 +152,12 @@ static bool same_reply(const struct resolved *s,
 	       (!reply.len || memcmp(s->reply, reply.s, reply.len) == 0);
 }
 
-/* q resolved against reply, from the cache when it was seen before. */
-static const struct smtpcode_result *resolve(struct log_ctx *c,
-                                             const struct smtpcode_query *q,
-                                             struct smtpcode_text reply,
-                                             struct smtpcode_result *own)
+/* q resolved against reply: the cache's slot, from before or filled now;
+ * NULL, with the result in *own, for a reply too long to keep. */
+static struct resolved *resolve(struct log_ctx *c,
+                                const struct smtpcode_query *q,
+                                struct smtpcode_text reply,
+                                struct smtpcode_result *own)
 {
 	uint64_t h = mix(bytes_hash(codes_hash(q) ^ q->text_off, reply.s,
 	                            reply.len));
@@ -161,10 +166,10 @@ static const struct smtpcode_result *resolve(struct log_ctx *c,
 
 	for (size_t i = 0; i < WAYS; i++)
 		if (same_reply(s = &c->resolved[way(h, i, RESOLVED_SLOTS)], q, reply))
-			return &s->r;
+			return s;
 	smtpcode_resolve(q, reply.s, reply.len, c->o->provider, own);
 	if (reply.len > RESOLVED_MAX)
-		return own;
+		return NULL;
 	for (size_t i = 0; i < WAYS; i++)
 		taken[i] = c->resolved[way(h, i, RESOLVED_SLOTS)].used;
 	s = &c->resolved[way(h, victim(h, taken), RESOLVED_SLOTS)];
@@ -174,7 +179,8 @@ static const struct smtpcode_result *resolve(struct log_ctx *c,
 	if (reply.len)
 		memcpy(s->reply, reply.s, reply.len);
 	s->r = *own;
-	return &s->r;
+	s->stamp = 0;
+	return s;
 }
 
 /* The key of r's verdict: its codes and how the provider's entry was
@@ -235,6 +241,7 @@ static const struct verdict *verdict_of(struct log_ctx *c,
 	for (size_t i = 0; i < WAYS; i++)
 		taken[i] = c->verdicts[way(h, i, VERDICT_SLOTS)].used;
 	v = &c->verdicts[way(h, victim(h, taken), VERDICT_SLOTS)];
+	v->stamp = 0; /* what points to the slot's old verdict no longer may */
 	row_of_result(&w, r, NULL);
 	k.text = v->text;
 	k.len = 0;
@@ -244,6 +251,7 @@ static const struct verdict *verdict_of(struct log_ctx *c,
 	v->used = !k.full;
 	if (!v->used)
 		return NULL;
+	v->stamp = ++c->stamps;
 	v->codes = codes;
 	v->match = m;
 	memcpy(v->code, w.code, sizeof v->code);
@@ -259,6 +267,7 @@ static void record(struct log_ctx *c, const char *line, size_t len,
 	    c->o->mode == LOG_ANNOTATE ? RECORD_TEXT : c->o->format;
 	const struct smtpcode_result *r;
 	const struct verdict *v;
+	struct resolved *s;
 	struct smtpcode_result own;
 	struct smtpcode_query q;
 	struct origin o;
@@ -276,8 +285,14 @@ static void record(struct log_ctx *c, const char *line, size_t len,
 	o.dsn = l->dsn;
 	o.reply = l->reply;
 	o.verdict_from = choose(l, &q);
-	r = resolve(c, &q, l->reply, &own);
-	v = verdict_of(c, format, r);
+	s = resolve(c, &q, l->reply, &own);
+	r = s ? &s->r : &own;
+	if (s && s->stamp && c->verdicts[s->verdict].stamp == s->stamp) {
+		v = &c->verdicts[s->verdict]; /* this reply's, as last time */
+	} else if ((v = verdict_of(c, format, r)) != NULL && s) {
+		s->verdict = (unsigned)(v - c->verdicts);
+		s->stamp = v->stamp;
+	}
 	if (v && c->o->mode == LOG_ANNOTATE) {
 		render_annotation_with(line, len, &o, v->code, v->text, v->len);
 	} else if (v) {
