@@ -280,8 +280,12 @@ static void record(struct log_ctx *c, const char *line, size_t len,
 	o.relay = l->relay;
 	o.stage = l->stage;
 	o.status = l->status;
-	o.seen_basic = seen_code(l->reply, &l->code, 0);
-	o.seen_enhanced = seen_code(l->reply, &l->code, 1);
+	/* Only JSON shows the codes as seen. */
+	o.seen_basic = o.seen_enhanced = (struct smtpcode_text){NULL, 0};
+	if (format == RECORD_JSON) {
+		o.seen_basic = seen_code(l->reply, &l->code, 0);
+		o.seen_enhanced = seen_code(l->reply, &l->code, 1);
+	}
 	o.dsn = l->dsn;
 	o.reply = l->reply;
 	o.verdict_from = choose(l, &q);

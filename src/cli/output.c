@@ -144,6 +144,26 @@ void out_write(const char *s, size_t n)
 	olen += n;
 }
 
+char *out_reserve(size_t n)
+{
+	if (capture)
+		return capture_room(capture, n) ? capture->text + capture->len
+		                                : NULL;
+	if (n > sizeof obuf)
+		return NULL;
+	if (n > sizeof obuf - olen)
+		flush_buffer();
+	return obuf + olen;
+}
+
+void out_commit(size_t n)
+{
+	if (capture)
+		capture->len += n;
+	else
+		olen += n;
+}
+
 void out_str(const char *s)
 {
 	out_write(s, strlen(s));

@@ -15,6 +15,10 @@ void out_set_color(bool on);
  * the leads of out_para, never inside text it escapes. */
 const char *out_sgr(enum sgr s);
 void out_str(const char *s);
+/* Room for n bytes of output, to be written in place and then committed
+ * with out_commit() (before any other output); NULL when there is none. */
+char *out_reserve(size_t n);
+void out_commit(size_t n);
 void out_write(const char *s, size_t n);
 void out_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void out_para(const char *lead, unsigned indent, const char *text);

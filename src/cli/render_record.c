@@ -175,22 +175,24 @@ static void record_with(enum record_format format, const struct origin *o,
 }
 
 /*
- * Records are put together in a buffer and written at once: a call to
- * the output per piece cost more than the pieces.  A record that does not
- * fit (a long reply, a long recipient, text to escape) is written piece
- * by piece.
+ * Records are put together in place in the output's buffer and committed
+ * at once: a call to the output per piece cost more than the pieces.  A
+ * record that does not fit (a long reply, a long recipient, text to
+ * escape) is written piece by piece instead.
  */
+#define RECORD_ROOM 8192
+
 void render_record_with(enum record_format format, const struct origin *o,
                         const char *code, const char *verdict_text, size_t n)
 {
-	char buf[8192];
-	struct sink k = {buf, 0, sizeof buf, false};
+	struct sink k = {out_reserve(RECORD_ROOM), 0, RECORD_ROOM, false};
 
-	record_with(format, o, code, verdict_text, n, &k);
-	if (k.full)
+	if (k.text)
+		record_with(format, o, code, verdict_text, n, &k);
+	if (!k.text || k.full)
 		record_with(format, o, code, verdict_text, n, NULL);
 	else
-		out_write(k.text, k.len);
+		out_commit(k.len);
 }
 
 static void annotation_with(const char *line, size_t len,
@@ -209,14 +211,14 @@ void render_annotation_with(const char *line, size_t len,
                             const struct origin *o, const char *code,
                             const char *verdict_text, size_t n)
 {
-	char buf[8192];
-	struct sink k = {buf, 0, sizeof buf, false};
+	struct sink k = {out_reserve(RECORD_ROOM), 0, RECORD_ROOM, false};
 
-	annotation_with(line, len, o, code, verdict_text, n, &k);
-	if (k.full)
+	if (k.text)
+		annotation_with(line, len, o, code, verdict_text, n, &k);
+	if (!k.text || k.full)
 		annotation_with(line, len, o, code, verdict_text, n, NULL);
 	else
-		out_write(k.text, k.len);
+		out_commit(k.len);
 }
 
 void render_annotation(const char *line, size_t len, const struct row *w)
