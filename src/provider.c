@@ -30,10 +30,83 @@ static unsigned char fold(unsigned char c)
 	return c >= 'A' && c <= 'Z' ? (unsigned char)(c + ('a' - 'A')) : c;
 }
 
-/* Whether needle occurs in s[0..n), ignoring ASCII case. */
-static int contains_nocase(const char *s, size_t n, const char *needle)
+/*
+ * A reply being matched, and its copy in ASCII lower case: made once per
+ * table_match, when a pick first has candidates, so that each phrase is
+ * then found with memchr and memcmp rather than folding every byte for
+ * every phrase.  Longer replies (rare) are searched folding as they go
+ * instead, as the copy lives on the stack.
+ */
+#define FOLD_MAX 1024
+
+struct reply {
+	const char *s;
+	size_t len;
+	int folded; /* 1: low holds s in lower case; 0: not yet; -1: too long */
+	unsigned char low[FOLD_MAX];
+};
+
+/*
+ * d[0..n) = s[0..n) in ASCII lower case, eight bytes at a time: with bit
+ * 7 of each byte set, subtracting 'A' and 'Z' + 1 leaves it set in those
+ * at least 'A' and in those above 'Z', never borrowing from the next byte
+ * (so the byte order does not matter); 0x20 goes to the bytes that differ
+ * and were ASCII.  The last eight bytes are done again, overlapping,
+ * rather than one by one.  (A macro, not a function: called per eight
+ * bytes, a function cost as much again.)
+ */
+static void fold_copy(unsigned char *d, const unsigned char *s, size_t n)
 {
-	size_t m = strlen(needle);
+	const uint64_t ones = 0x0101010101010101u, high = ones * 0x80;
+	uint64_t x, y;
+	size_t i;
+#define FOLD8(at)                                                      \
+	do {                                                            \
+		memcpy(&x, s + (at), 8);                                \
+		y = x | high;                                           \
+		x |= (((y - ones * 'A') ^ (y - ones * ('Z' + 1))) &     \
+		      ~x & high) >> 2;                                  \
+		memcpy(d + (at), &x, 8);                                \
+	} while (0)
+	if (n < 8) {
+		for (i = 0; i < n; i++)
+			d[i] = fold(s[i]);
+		return;
+	}
+	for (i = 0; i + 8 <= n; i += 8)
+		FOLD8(i);
+	if (i < n)
+		FOLD8(n - 8);
+#undef FOLD8
+}
+
+/* Whether a[0..n) and b[0..n) hold the same bytes: eight at a time, the
+ * last eight again, overlapping; for markers, a few dozen bytes at most,
+ * this is cheaper than a call of memcmp. */
+static int same(const unsigned char *a, const unsigned char *b, size_t n)
+{
+	uint64_t x, y;
+	size_t i = 0;
+	if (n < 8) {
+		while (i < n && a[i] == b[i])
+			i++;
+		return i == n;
+	}
+	for (; i + 8 < n; i += 8) {
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			return 0;
+	}
+	memcpy(&x, a + n - 8, 8);
+	memcpy(&y, b + n - 8, 8);
+	return x == y;
+}
+
+/* Whether needle[0..m) occurs in s[0..n), ignoring ASCII case. */
+static int contains_nocase(const char *s, size_t n, const char *needle,
+                           size_t m)
+{
 	const unsigned char *h = (const unsigned char *)s;
 	const unsigned char *p = (const unsigned char *)needle;
 	if (m == 0 || m > n)
@@ -50,37 +123,78 @@ static int contains_nocase(const char *s, size_t n, const char *needle)
 	return 0;
 }
 
+/* Whether phrase ph, no longer than the reply, is in it, ignoring case;
+ * r->folded is set. */
+static int has_phrase(struct reply *r, const struct table_phrase *ph)
+{
+	const unsigned char *p = (const unsigned char *)table_pool + ph->folded;
+	const unsigned char *at, *last;
+	size_t m = ph->len, rare = ph->rare;
+
+	if (r->folded < 0)
+		return contains_nocase(r->s, r->len, table_pool +
+		                       table_items[ph - table_phrases].text, m);
+	/* Where the phrase's rarest byte would be, were it at 0, and at the
+	 * last place it fits. */
+	at = r->low + rare;
+	last = r->low + (r->len - m) + rare;
+	while ((at = memchr(at, p[rare], (size_t)(last - at) + 1)) != NULL) {
+		if (memcmp(at - rare, p, m) == 0)
+			return 1;
+		if (at++ == last)
+			break;
+	}
+	return 0;
+}
+
+/* Adds the markers that start at u[i] to hits and markers: those, if
+ * any, whose first three bytes hash to h, as u's there do (see table.h).
+ * A provider already found keeps its first marker. */
+static uint64_t markers_at(const unsigned char *u, size_t n, size_t i,
+                           uint32_t h, uint64_t hits, const char *markers[64])
+{
+	for (size_t k = table_trigrams[h]; k < table_trigrams[h + 1]; k++) {
+		const struct table_marker *m = &table_markers[k];
+		const char *text = table_pool + m->text;
+		uint64_t bit = (uint64_t)1 << (m->provider - 1);
+		if (hits & bit || m->len > n - i ||
+		    !same(u + i, (const unsigned char *)text, m->len))
+			continue;
+		hits |= bit;
+		markers[m->provider - 1] = text;
+	}
+	return hits;
+}
+
 /*
  * The providers whose markers are in s[0..n): bit p - 1 of the result for
- * provider p, and markers[p - 1] the first of its markers found.  One pass
- * over s, looking up each byte pair in the generated index, rather than a
- * search per marker: this runs on every line of a log.
+ * provider p, and markers[p - 1] the first of its markers found (the
+ * earliest in the reply, then in the data).  One pass over s for all
+ * markers, looking up the byte pairs at even offsets (see table.h), as
+ * this runs on every distinct reply of a log.  The tables' addresses are
+ * taken once, out of the loop.
  */
 static uint64_t recognise(const char *s, size_t n, const char *markers[64])
 {
 	const unsigned char *u = (const unsigned char *)s;
+	const uint8_t *pairs = table_pairs, *trigrams = table_trigrams;
 	uint64_t hits = 0;
-	for (size_t i = 0; i + 1 < n; i++) {
-		unsigned b = (unsigned)u[i] << 8 | u[i + 1];
-		size_t lo = 0, hi = table_nmarkers;
-		if (!(table_bigrams[b / 8] >> (b % 8) & 1))
+	for (size_t j = 0; j + 1 < n; j += 2) {
+		unsigned bits = pairs[TABLE_PAIR(u[j], u[j + 1])];
+		uint32_t h;
+		if (!bits)
 			continue;
-		while (lo < hi) { /* the first marker of this pair */
-			size_t mid = lo + (hi - lo) / 2;
-			if (table_markers[mid].bigram < b)
-				lo = mid + 1;
-			else
-				hi = mid;
+		/* A marker may start at j - 1 (bit 1; it has 3 bytes, the last
+		 * at j + 1), and at j (bit 0) if 3 bytes are left. */
+		if (bits & 2 && j > 0) {
+			h = TABLE_TRIGRAM(u[j - 1], u[j], u[j + 1]);
+			if (trigrams[h] != trigrams[h + 1])
+				hits = markers_at(u, n, j - 1, h, hits, markers);
 		}
-		for (; lo < table_nmarkers && table_markers[lo].bigram == b; lo++) {
-			const struct table_marker *m = &table_markers[lo];
-			const char *text = table_pool + m->text;
-			size_t len = strlen(text);
-			uint64_t bit = (uint64_t)1 << (m->provider - 1);
-			if (hits & bit || len > n - i || memcmp(s + i, text, len))
-				continue;
-			hits |= bit;
-			markers[m->provider - 1] = text;
+		if (bits & 1 && j + 2 < n) {
+			h = TABLE_TRIGRAM(u[j], u[j + 1], u[j + 2]);
+			if (trigrams[h] != trigrams[h + 1])
+				hits = markers_at(u, n, j, h, hits, markers);
 		}
 	}
 	return hits;
@@ -88,10 +202,19 @@ static uint64_t recognise(const char *s, size_t n, const char *markers[64])
 
 #define MAX_CANDIDATES 64
 
-static int belongs(const struct smtpcode_entry *e,
-                   const struct smtpcode_entry *provider)
+/* The ordinal of provider p, which its entries hold in e->provider; 0 when
+ * p is not a provider, which has no entries then. */
+static unsigned ordinal(const struct smtpcode_entry *p)
 {
-	return !provider || smtpcode_provider_of(e) == provider;
+	if (p->key >> KEY_KIND_SHIFT != SMTPCODE_KIND_PROVIDER)
+		return 0;
+	return (unsigned)(p - &table_entries[table_provider_first]) + 1;
+}
+
+/* Whether e is provider po's (anyone's, po 0). */
+static int belongs(const struct smtpcode_entry *e, unsigned po)
+{
+	return !po || e->provider == po;
 }
 
 /* Whether e covers a range of codes (5.7.606 through 5.7.649) holding q. */
@@ -108,27 +231,58 @@ static int in_range(const struct smtpcode_entry *e,
 	       lo.detail <= q->detail && q->detail <= hi.detail;
 }
 
-/* Provider p's entries (anyone's, p NULL) for q's code, or for a range
- * holding it; failing both, for its basic code.  Returns how many. */
-static size_t candidates(const struct smtpcode_query *q,
-                         const struct smtpcode_entry *p,
-                         const struct smtpcode_entry **out)
+/*
+ * Provider po's entries (anyone's, po 0) for q's code, or the first entry
+ * for a range of codes holding it; failing both, those for its basic
+ * code.  They are a run of the table, at *run; returns how many, at most
+ * MAX_CANDIDATES.  A code's entries are together, its standard entry
+ * first, then each provider's in turn (the table is sorted by key, then
+ * provider).
+ */
+static size_t candidates(const struct smtpcode_query *q, unsigned po,
+                         const struct smtpcode_entry **run)
 {
-	size_t first, n = smtpcode_code_range(q, &first), k = 0;
-	for (size_t i = first; i < first + n && k < MAX_CANDIDATES; i++)
-		if (table_entries[i].provider && belongs(&table_entries[i], p))
-			out[k++] = &table_entries[i];
-	for (size_t i = 0; k == 0 && q->enhanced && i < table_nranges; i++) {
-		const struct smtpcode_entry *e = &table_entries[table_ranges[i]];
-		if (belongs(e, p) && in_range(e, q))
-			out[k++] = e;
+	for (bool enhanced = q->enhanced;; enhanced = false) {
+		uint32_t key;
+		size_t i, n = 0;
+		if (enhanced)
+			key = KEY_ENHANCED(q->cls, q->subject, q->detail);
+		else if (q->basic)
+			key = KEY_BASIC(q->basic);
+		else
+			return 0;
+		if (po) { /* a search of po's codes, halving without branches */
+			const struct table_group *g =
+			    &table_groups[table_provider_groups[po - 1]];
+			size_t k = (size_t)table_provider_groups[po] -
+			           table_provider_groups[po - 1];
+			for (; k > 1; k -= k / 2) /* g: the last key <= key */
+				g += g[k / 2].key <= key ? k / 2 : 0;
+			if (k && g->key == key) {
+				*run = &table_entries[g->first];
+				n = g->count;
+			}
+		} else {
+			i = table_lower_bound(key);
+			if (i < table_size && table_entries[i].key == key &&
+			    !table_entries[i].provider)
+				i++;
+			*run = &table_entries[i];
+			while (i + n < table_size && table_entries[i + n].key == key)
+				n++;
+		}
+		if (n)
+			return n < MAX_CANDIDATES ? n : MAX_CANDIDATES;
+		for (i = 0; enhanced && i < table_nranges; i++) {
+			const struct smtpcode_entry *e = &table_entries[table_ranges[i]];
+			if (belongs(e, po) && in_range(e, q)) {
+				*run = e;
+				return 1;
+			}
+		}
+		if (!enhanced || !q->basic)
+			return 0;
 	}
-	if (k == 0 && q->enhanced && q->basic) {
-		struct smtpcode_query b = *q;
-		b.enhanced = false;
-		return candidates(&b, p, out);
-	}
-	return k;
 }
 
 static int has_standard(const struct smtpcode_query *q)
@@ -138,36 +292,59 @@ static int has_standard(const struct smtpcode_query *q)
 	                   : smtpcode_find_basic(q->basic) != NULL;
 }
 
-/* Picks provider p's entry (any provider's when p is NULL) for q. */
-static void pick(const struct smtpcode_query *q, const char *input,
-                 size_t len, const struct smtpcode_entry *p,
-                 struct smtpcode_match *m)
+/* Picks provider p's entry (any provider's when p is NULL) for q: the
+ * candidate with the longest phrase in the reply, the first of them on a
+ * tie. */
+static void pick(const struct smtpcode_query *q, struct reply *r,
+                 const struct smtpcode_entry *p, struct smtpcode_match *m)
 {
-	const struct smtpcode_entry *cand[MAX_CANDIDATES];
-	size_t n = candidates(q, p, cand), best_len = 0;
+	const struct smtpcode_entry *run = NULL;
+	unsigned po = p ? ordinal(p) : 0;
+	size_t n = 0, best_len = 0;
 
+	if (!p || po) /* a non-provider given as p has no entries */
+		n = candidates(q, po, &run);
 	m->provider = p;
 	m->candidates = n;
-	for (size_t i = 0; i < n; i++) {
-		const struct smtpcode_entry *e = cand[i];
-		for (size_t k = 0; k < smtpcode_count(e, SMTPCODE_MATCHES); k++) {
-			const char *phrase = smtpcode_item(e, SMTPCODE_MATCHES, k).text;
-			size_t plen = strlen(phrase);
-			if (plen > best_len && contains_nocase(input, len, phrase)) {
-				best_len = plen;
-				m->entry = e;
-				m->phrase = phrase;
+	if (n && !r->folded) {
+		r->folded = r->len <= FOLD_MAX ? 1 : -1;
+		if (r->folded > 0)
+			fold_copy(r->low, (const unsigned char *)r->s, r->len);
+	}
+	if (n) { /* the candidates' phrases, in their order (see table.h) */
+		const struct table_phrase *ph = &table_phrases[run->first[SMTPCODE_MATCHES]];
+		const struct table_phrase *end = &table_phrases[
+		    run[n - 1].first[SMTPCODE_MATCHES] +
+		    run[n - 1].count[SMTPCODE_MATCHES]];
+		for (; ph < end; ph++)
+			if (ph->len > best_len && ph->len <= r->len &&
+			    has_phrase(r, ph)) {
+				best_len = ph->len;
+				m->entry = &table_entries[ph->entry];
+				m->phrase = table_pool + table_items[ph - table_phrases].text;
 			}
-		}
 	}
 	if (m->entry)
 		m->how = SMTPCODE_MATCH_PHRASE;
 	else if (n == 1)
-		m->how = SMTPCODE_MATCH_ONLY, m->entry = cand[0];
+		m->how = SMTPCODE_MATCH_ONLY, m->entry = run;
 	else if (m->candidates > 1 && (q->text_len || p))
 		m->how = SMTPCODE_MATCH_AMBIGUOUS;
 	if (m->entry && !m->provider)
 		m->provider = smtpcode_provider_of(m->entry);
+}
+
+/* The index of the lowest bit set in x, which is not 0: x & -x has only
+ * that bit, and multiplying by a de Bruijn sequence puts a different
+ * 6-bit pattern for each of the 64 in the top bits. */
+static unsigned lowest_bit(uint64_t x)
+{
+	static const uint8_t index[64] = {
+		0, 1, 2, 7, 3, 13, 8, 19, 4, 25, 14, 28, 9, 34, 20, 40,
+		5, 17, 26, 38, 15, 46, 29, 48, 10, 31, 35, 54, 21, 50, 41, 57,
+		63, 6, 12, 18, 24, 27, 33, 39, 16, 37, 45, 47, 30, 53, 49, 56,
+		62, 11, 23, 32, 36, 44, 52, 55, 61, 22, 43, 51, 60, 42, 59, 58};
+	return index[((x & (0 - x)) * 0x0218a392cd3d5dbfu) >> 58];
 }
 
 void table_match(const struct smtpcode_query *q, const char *input,
@@ -176,12 +353,16 @@ void table_match(const struct smtpcode_query *q, const char *input,
 {
 	struct smtpcode_match first;
 	const char *markers[64];
+	struct reply r;
 	uint64_t hits;
 	int recognised = 0;
 
 	memset(m, 0, sizeof *m);
+	r.s = input;
+	r.len = len;
+	r.folded = 0;
 	if (provider) {
-		pick(q, input, len, provider, m);
+		pick(q, &r, provider, m);
 		m->given = true;
 		return;
 	}
@@ -189,12 +370,11 @@ void table_match(const struct smtpcode_query *q, const char *input,
 	 * first whose phrases pick an entry, or else the first of them.  (An
 	 * MTA's bounce quoting Gmail's reply names both.) */
 	hits = len ? recognise(input, len, markers) : 0;
-	for (unsigned p = 1; p <= 64 && hits >> (p - 1); p++) {
+	for (; hits; hits &= hits - 1) {
 		struct smtpcode_match t;
-		if (!(hits >> (p - 1) & 1))
-			continue;
+		unsigned p = lowest_bit(hits) + 1;
 		memset(&t, 0, sizeof t);
-		pick(q, input, len, &table_entries[table_provider_first + p - 1], &t);
+		pick(q, &r, &table_entries[table_provider_first + p - 1], &t);
 		t.marker = markers[p - 1];
 		if (t.how == SMTPCODE_MATCH_PHRASE) {
 			*m = t;
@@ -212,5 +392,5 @@ void table_match(const struct smtpcode_query *q, const char *input,
 	 * storage" is RFC 5321's text, not one MTA's).  A code only
 	 * providers define is looked for among all of them. */
 	if (!has_standard(q))
-		pick(q, input, len, NULL, m);
+		pick(q, &r, NULL, m);
 }

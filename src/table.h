@@ -57,21 +57,75 @@ void table_match(const struct smtpcode_query *q, const char *input,
                  size_t len, const struct smtpcode_entry *provider,
                  struct smtpcode_match *m);
 
-/* The providers' markers, by their first two bytes, so a reply is
- * scanned once for all of them: a bit per byte pair in table_bigrams,
- * then the markers of that pair, sorted by it. */
+/*
+ * The providers' markers, so a reply is scanned once for all of them.
+ * Every marker is at least 3 bytes long (gentable refuses shorter ones),
+ * so an occurrence covers the byte pairs at its offsets 0 and 1, one of
+ * which starts at an even offset of the reply: the scan looks up only the
+ * pairs at even offsets, in table_pairs (hashed to 13 bits, which only
+ * lets more pairs through): bit 0, a marker starts with the pair; bit 1,
+ * a marker's second byte starts it.  A marker that may start there is one
+ * whose first three bytes hash like the reply's, h = TABLE_TRIGRAM(...):
+ * table_markers[table_trigrams[h]] up to table_markers[table_trigrams[h +
+ * 1]], sorted by provider, then data order.
+ */
+#define TABLE_PAIR(a, b) ((unsigned)(a) << 5 ^ (unsigned)(b))
+#define TABLE_TRIGRAM_BITS 12
+#define TABLE_TRIGRAM(a, b, c)                                              \
+	((uint32_t)(((uint32_t)(a) << 16 | (uint32_t)(b) << 8 | (uint32_t)(c)) \
+	            * 2654435761u) >> (32 - TABLE_TRIGRAM_BITS))
+#define TABLE_MAX_MARKERS 255 /* table_trigrams holds bytes */
+
 struct table_marker {
-	uint16_t bigram;   /* first byte << 8 | second byte */
-	uint16_t provider; /* the provider's ordinal, from 1 */
-	uint32_t text;     /* pool offset of the marker */
+	uint8_t provider; /* the provider's ordinal, from 1 */
+	uint8_t len;      /* strlen of the marker: 3 to 80 */
+	uint32_t text;    /* pool offset of the marker */
 };
 
-extern const uint8_t table_bigrams[8192];
+extern const uint8_t table_pairs[8192];
+extern const uint8_t table_trigrams[(1 << TABLE_TRIGRAM_BITS) + 1];
 extern const struct table_marker table_markers[];
 extern const size_t table_nmarkers;
+
+/*
+ * The phrases of providers' entries (and the markers of providers, in the
+ * same list), for matching without strlen or case folding at run time:
+ * table_phrases[i] describes table_items[i], as the match lists of all
+ * entries come first in table_items, in the order of the entries (an
+ * entry without one has its first[SMTPCODE_MATCHES] where it would be),
+ * so that the phrases of a run of entries are a run too.  A phrase is
+ * searched for by its rarest byte, then compared whole in lower case.
+ */
+struct table_phrase {
+	uint32_t folded; /* pool offset of the phrase in ASCII lower case */
+	uint8_t len;     /* strlen of the phrase: 3 to 80 */
+	uint8_t rare;    /* offset of its byte least common in replies */
+	uint16_t entry;  /* index of its entry in table_entries */
+};
+
+extern const struct table_phrase table_phrases[];
+extern const size_t table_nphrases;
+
 /* Index of the first provider in table_entries; provider p is at
  * table_provider_first + p - 1. */
 extern const size_t table_provider_first;
+
+/*
+ * Each provider's entries by code, so that picking among them takes a
+ * search of one provider's codes, not of the table: a group is the run of
+ * provider p's entries for one code (the table is sorted by key, then
+ * provider).  Provider p's groups, sorted by key, are
+ * table_groups[table_provider_groups[p - 1]] up to
+ * table_groups[table_provider_groups[p]].
+ */
+struct table_group {
+	uint32_t key;   /* the code's */
+	uint16_t first; /* index of its first entry in table_entries */
+	uint16_t count; /* how many entries */
+};
+
+extern const struct table_group table_groups[];
+extern const uint16_t table_provider_groups[]; /* one per provider, + 1 */
 
 /* Indices of the entries that stand for a range of codes (through:). */
 extern const uint32_t table_ranges[];

@@ -97,6 +97,10 @@ static const struct mutation mutations[] = {
 	{"match: no such user here\n", "match: no\n",
 	 "66: a match is a fragment of 3 to 80 characters"},
 	{"marker: mx.example\n", "", "57: example: missing 'marker'"},
+	/* the library's scan relies on markers of 3 bytes or more */
+	{"marker: mx.example\n", "marker: mx\n",
+	 "59: a marker is a fragment of 3 to 80 characters"},
+	{"marker: mx.example\n", "marker: MX!\n", ""},
 	{"marker: mx.example\n", "marker: mx.example\nmatch: phrase\n",
 	 "60: 'match' does not belong in a record for example"},
 	{"match: no such user here\n", "",

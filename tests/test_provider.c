@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -198,6 +199,86 @@ static void test_groups(void **state)
 	}
 }
 
+/* q, from code, resolved against the text input (which need not start
+ * with the code), no provider given. */
+static struct smtpcode_result resolve_in(const char *code, const char *input)
+{
+	struct smtpcode_query q;
+	struct smtpcode_result r;
+	assert_int_equal(smtpcode_parse(code, strlen(code), &q), SMTPCODE_OK);
+	smtpcode_resolve(&q, input, strlen(input), NULL, &r);
+	return r;
+}
+
+/* A marker is found wherever it is: at the start or the end of the reply,
+ * at even and odd offsets (the scan looks up every other byte pair), in a
+ * reply no longer than itself; and a provider's earliest marker is the
+ * one reported. */
+static void test_marker_anywhere(void **state)
+{
+	static const char *const markers[] = {"AS(", "gsmtp", "[TSS0",
+	                                      "support.google.com"};
+	char reply[128];
+	struct smtpcode_result r;
+	(void)state;
+	for (size_t k = 0; k < sizeof markers / sizeof *markers; k++)
+		for (int pad = 0; pad < 9; pad++)
+			for (int tail = 0; tail < 3; tail++) {
+				snprintf(reply, sizeof reply, "%.*s%s%.*s", pad,
+				         "xxxxxxxxx", markers[k], tail, "yyy");
+				r = resolve_in("5.7.1", reply);
+				if (!r.match.marker ||
+				    strcmp(r.match.marker, markers[k]) != 0)
+					fail_msg("'%s': marker %s, want %s", reply,
+					         r.match.marker ? r.match.marker
+					                        : "(none)", markers[k]);
+			}
+	/* Shorter than the marker, or only part of it: not found. */
+	r = resolve_in("5.7.1", "AS");
+	assert_null(r.match.marker);
+	r = resolve_in("5.7.1", "xA S(");
+	assert_null(r.match.marker);
+	r = resolve_in("5.7.1", "GSMTP"); /* markers are matched with case */
+	assert_null(r.match.marker);
+	/* Gmail's two markers, in either order: the earlier is reported. */
+	r = resolve_in("4.7.0", "see support.google.com/mail - gsmtp");
+	assert_string_equal(r.match.marker, "support.google.com");
+	r = resolve_in("4.7.0", "x gsmtp; see support.google.com/mail");
+	assert_string_equal(r.match.marker, "gsmtp");
+}
+
+/* A phrase picks its entry whatever the case of the reply's letters,
+ * wherever it is, and in a reply too long to be copied in lower case. */
+static void test_phrase_anywhere(void **state)
+{
+	static char reply[4096];
+	struct smtpcode_result want, r;
+	(void)state;
+	want = resolve("550-5.7.26 This mail has been blocked because the "
+	               "sender is unauthenticated. gsmtp", NULL);
+	assert_int_equal(want.match.how, SMTPCODE_MATCH_PHRASE);
+	r = resolve("550-5.7.26 THIS MAIL HAS BEEN BLOCKED BECAUSE THE SENDER "
+	            "IS UNAUTHENTICATED. gsmtp", NULL);
+	assert_int_equal(r.match.how, SMTPCODE_MATCH_PHRASE);
+	assert_ptr_equal(r.match.entry, want.match.entry);
+	assert_string_equal(r.match.phrase, want.match.phrase);
+	/* After ever more bytes, up to some 4000, in either case. */
+	for (size_t n = 0; n < sizeof reply - 64; n = n * 2 + 7) {
+		memset(reply, n % 2 ? 'Q' : 'q', n);
+		snprintf(reply + n, sizeof reply - n, " gsmtp %s",
+		         n % 2 ? "Sender Is UNAUTHENTICATED" :
+		                 "sender is unauthenticated");
+		r = resolve_in("550 5.7.26", reply);
+		if (r.match.how != SMTPCODE_MATCH_PHRASE ||
+		    r.match.entry != want.match.entry)
+			fail_msg("%zu bytes before the phrase: how %d", n,
+			         (int)r.match.how);
+		reply[strlen(reply) - 1] = 'X'; /* no longer the phrase */
+		r = resolve_in("550 5.7.26", reply);
+		assert_int_equal(r.match.how, SMTPCODE_MATCH_AMBIGUOUS);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -209,6 +290,8 @@ int main(void)
 	    cmocka_unit_test(test_forced_provider_differs),
 	    cmocka_unit_test(test_coverage),
 	    cmocka_unit_test(test_groups),
+	    cmocka_unit_test(test_marker_anywhere),
+	    cmocka_unit_test(test_phrase_anywhere),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -139,31 +139,40 @@ static void emit_list(const struct record *r, const struct record *from,
 	e->count[list] = (uint8_t)(nitems - start);
 }
 
-static struct smtpcode_entry make_entry(const struct record *r)
+/* The lists of r's entry: its match list alone (matches), or all others. */
+static void make_lists(const struct record *r, struct smtpcode_entry *e,
+                       int matches)
 {
-	struct smtpcode_entry e;
+	for (size_t k = 0; k < nkeydefs; k++) {
+		const struct keydef *d = &keydefs[k];
+		const struct record *owner;
+		if (d->type == LIST && (d->index == SMTPCODE_MATCHES) == matches &&
+		    (owner = list_owner(r, d->name)))
+			emit_list(r, owner, d->index, e);
+	}
+}
+
+/* Fills r's entry *e, whose match list is already made. */
+static void make_entry(const struct record *r, struct smtpcode_entry *e)
+{
 	int verdict = r->kind == R_BASIC || r->kind == R_VARIANT ||
 	              r->kind == R_PROVIDER;
 
-	memset(&e, 0, sizeof e);
-	e.key = r->key;
-	e.provider = (uint8_t)r->provider;
-	e.text[SMTPCODE_CODE] = intern(r->codetext);
+	e->key = r->key;
+	e->provider = (uint8_t)r->provider;
+	e->text[SMTPCODE_CODE] = intern(r->codetext);
 	for (size_t k = 0; k < nkeydefs; k++) {
 		const struct keydef *d = &keydefs[k];
 		const struct field *f = lookup(r, d->name);
-		const struct record *owner;
 		if (d->type == SCALAR_TEXT && d->index > SMTPCODE_CODE && f)
-			e.text[d->index] = intern(f->value);
+			e->text[d->index] = intern(f->value);
 		else if (d->type == SCALAR_VALUE)
-			e.value[d->index] = (uint8_t)(f ? value_of(r, d->name) : 0);
-		else if (d->type == LIST && (owner = list_owner(r, d->name)))
-			emit_list(r, owner, d->index, &e);
+			e->value[d->index] = (uint8_t)(f ? value_of(r, d->name) : 0);
 	}
-	if (verdict && !e.value[SMTPCODE_DIFFERS])
-		e.value[SMTPCODE_DIFFERS] =
+	make_lists(r, e, 0);
+	if (verdict && !e->value[SMTPCODE_DIFFERS])
+		e->value[SMTPCODE_DIFFERS] =
 		    (uint8_t)smtpcode_value_parse(SMTPCODE_DIFFERS, "no", 2);
-	return e;
 }
 
 /* A group lists its members, standard codes first, then providers'
@@ -236,56 +245,219 @@ static void write_entry(FILE *out, const struct smtpcode_entry *e,
 	fprintf(out, "}}, /* %s */\n", comment);
 }
 
-static int by_bigram(const void *a, const void *b)
+/*
+ * How common a byte is in replies, roughly (0 rarest): a phrase is looked
+ * for by its rarest byte, so the search stops at few false starts.
+ * Letters go by their frequency in English text; spaces and the
+ * punctuation of addresses and host names are the most common.
+ */
+static int commonness(unsigned char c)
 {
-	const struct table_marker *x = a, *y = b;
-	if (x->bigram != y->bigram)
-		return x->bigram < y->bigram ? -1 : 1;
-	return x->provider < y->provider ? -1 : x->provider > y->provider;
+	static const char letters[] = "zqjxkvbpygfwmucldrhsnioate";
+	const char *at;
+	if (c == ' ')
+		return 40;
+	if (c >= 'a' && c <= 'z' && (at = strchr(letters, c)) != NULL)
+		return 10 + (int)(at - letters);
+	if (c >= '0' && c <= '9')
+		return 30;
+	if (c == '.' || c == '-' || c == ':' || c == '@' || c == '<' ||
+	    c == '>' || c == '/' || c == '=')
+		return 35;
+	return c >= 0x80 ? 0 : 5;
 }
 
-/* The index of the providers' markers by their first two bytes. */
-static void write_markers(FILE *out, const struct smtpcode_entry *entries)
+static unsigned char lower(unsigned char c)
 {
-	static uint8_t bigrams[8192];
-	struct table_marker *m = NULL;
+	return c >= 'A' && c <= 'Z' ? (unsigned char)(c + ('a' - 'A')) : c;
+}
+
+/* What the library needs of each match-list item (phrase or marker):
+ * the first nphrases items, before any other list's, in the order of the
+ * entries.  Interns the folded copies, so it runs before the pool is
+ * written. */
+static struct table_phrase *make_phrases(size_t nphrases,
+                                         const struct smtpcode_entry *entries)
+{
+	struct table_phrase *ph = xrealloc(NULL, (nphrases + 1) * sizeof *ph);
+	for (size_t e = 0; e < nrecords; e++)
+		for (size_t k = 0; k < entries[e].count[SMTPCODE_MATCHES]; k++)
+			ph[entries[e].first[SMTPCODE_MATCHES] + k].entry = (uint16_t)e;
+	for (size_t i = 0; i < nphrases; i++) {
+		const char *t = pool.s + items[i].text;
+		char folded[UINT8_MAX + 1];
+		size_t len = strlen(t), rare = 0;
+		if (len < 3 || len > UINT8_MAX) { /* check.c refuses these */
+			fprintf(stderr, "gentable: phrase '%s' is not 3 to %d "
+			        "bytes long\n", t, UINT8_MAX);
+			errors++;
+			len = 0;
+		}
+		for (size_t k = 0; k < len; k++) {
+			folded[k] = (char)lower((unsigned char)t[k]);
+			if (commonness((unsigned char)folded[k]) <
+			    commonness((unsigned char)folded[rare]))
+				rare = k;
+		}
+		folded[len] = '\0';
+		ph[i].folded = intern(folded);
+		ph[i].len = (uint8_t)len;
+		ph[i].rare = (uint8_t)rare;
+	}
+	return ph;
+}
+
+static void write_phrases(FILE *out, const struct table_phrase *ph,
+                          size_t nphrases)
+{
+	fputs("\nconst struct table_phrase table_phrases[] = {\n", out);
+	for (size_t i = 0; i < nphrases; i++)
+		fprintf(out, "\t{%lu, %u, %u, %u},\n", (unsigned long)ph[i].folded,
+		        ph[i].len, ph[i].rare, ph[i].entry);
+	fprintf(out, "\t{0, 0, 0, 0}\n};\n\nconst size_t table_nphrases = %zu;\n",
+	        nphrases);
+}
+
+struct marker {
+	uint32_t hash; /* TABLE_TRIGRAM of its first three bytes */
+	size_t order;  /* position in the data */
+	struct table_marker m;
+};
+
+static int by_trigram(const void *a, const void *b)
+{
+	const struct marker *x = a, *y = b;
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	if (x->m.provider != y->m.provider)
+		return x->m.provider < y->m.provider ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* The index of the providers' markers (see table.h), built before the
+ * table is written, which it may refuse. */
+static struct {
+	uint8_t pairs[8192];
+	uint8_t trigrams[(1 << TABLE_TRIGRAM_BITS) + 1];
+	struct marker *m;
+	size_t n, first; /* first: index of the first provider */
+} markers;
+
+static void make_markers(const struct smtpcode_entry *entries)
+{
+	struct marker *m = NULL;
 	size_t n = 0, first = nrecords;
 
+	memset(&markers, 0, sizeof markers);
 	for (size_t i = 0; i < nrecords; i++) {
 		const struct smtpcode_entry *e = &entries[i];
 		if (records[i].kind != R_PROVIDER_DEF)
 			continue;
 		if (first == nrecords)
 			first = i;
+		if ((e->key & 0xffff) > 64) /* the library's hit mask is 64 bits */
+			fail(records[i].file, records[i].line, "more than 64 "
+			     "providers");
 		for (unsigned k = 0; k < e->count[SMTPCODE_MATCHES]; k++) {
 			const struct table_item *it = &items[e->first[SMTPCODE_MATCHES] + k];
 			const unsigned char *t = (const unsigned char *)pool.s + it->text;
+			size_t len = strlen((const char *)t);
+			/* check.c refuses these; the scan relies on it */
+			if (len < 3 || len > UINT8_MAX) {
+				fail(records[i].file, records[i].line, "marker '%s' "
+				     "is not 3 to %d bytes long", (const char *)t,
+				     UINT8_MAX);
+				continue;
+			}
 			m = xrealloc(m, (n + 1) * sizeof *m);
-			m[n].bigram = (uint16_t)(t[0] << 8 | t[1]);
-			m[n].provider = (uint16_t)(e->key & 0xffff);
-			if (m[n].provider > 64) /* the library's hit mask is 64 bits */
-				fail(records[i].file, records[i].line, "more than 64 "
-				     "providers");
-			m[n].text = it->text;
-			bigrams[m[n].bigram / 8] |= (uint8_t)(1u << (m[n].bigram % 8));
+			m[n].hash = TABLE_TRIGRAM(t[0], t[1], t[2]);
+			m[n].order = n;
+			m[n].m.provider = (uint8_t)(e->key & 0xff);
+			m[n].m.len = (uint8_t)len;
+			m[n].m.text = it->text;
+			markers.pairs[TABLE_PAIR(t[0], t[1])] |= 1;
+			markers.pairs[TABLE_PAIR(t[1], t[2])] |= 2;
 			n++;
 		}
 	}
+	if (n > TABLE_MAX_MARKERS)
+		fail(records[first].file, records[first].line, "more than %d "
+		     "markers", TABLE_MAX_MARKERS);
 	if (n)
-		qsort(m, n, sizeof *m, by_bigram);
-	fputs("\nconst uint8_t table_bigrams[8192] = {", out);
-	for (size_t i = 0; i < sizeof bigrams; i++)
-		fprintf(out, "%s%u", i % 32 ? "," : (i ? ",\n\t" : "\n\t"),
-		        bigrams[i]);
-	fputs("\n};\n\nconst struct table_marker table_markers[] = {\n", out);
+		qsort(m, n, sizeof *m, by_trigram);
+	/* trigrams[h]: the first marker of hash h or above. */
+	for (size_t h = 0, k = 0; h < sizeof markers.trigrams; h++) {
+		while (k < n && m[k].hash < h)
+			k++;
+		markers.trigrams[h] = (uint8_t)k;
+	}
+	markers.m = m;
+	markers.n = n;
+	markers.first = first;
+}
+
+static void write_bytes(FILE *out, const uint8_t *b, size_t n)
+{
 	for (size_t i = 0; i < n; i++)
-		fprintf(out, "\t{0x%04x, %u, %lu},\n", m[i].bigram, m[i].provider,
-		        (unsigned long)m[i].text);
+		fprintf(out, "%s%u", i % 32 ? "," : (i ? ",\n\t" : "\n\t"), b[i]);
+}
+
+/* The end of the run of entries from i with its key and provider. */
+static size_t group_end(const struct smtpcode_entry *entries, size_t i)
+{
+	size_t j = i + 1;
+	while (j < nrecords && entries[j].key == entries[i].key &&
+	       entries[j].provider == entries[i].provider)
+		j++;
+	return j;
+}
+
+/* Each provider's entries by code: see table.h. */
+static void write_groups(FILE *out, const struct smtpcode_entry *entries)
+{
+	size_t n = 0, nproviders = 0, *starts;
+	for (size_t i = 0; i < nrecords; i++)
+		nproviders += records[i].kind == R_PROVIDER_DEF;
+	starts = xrealloc(NULL, (nproviders + 1) * sizeof *starts);
+	fputs("\nconst struct table_group table_groups[] = {\n", out);
+	for (unsigned p = 1; p <= nproviders; p++) {
+		starts[p - 1] = n;
+		for (size_t i = 0, end; i < nrecords; i = end) {
+			end = group_end(entries, i);
+			if (entries[i].provider != p)
+				continue;
+			fprintf(out, "\t{0x%08lx, %zu, %zu}, /* %s */\n",
+			        (unsigned long)entries[i].key, i, end - i,
+			        records[i].codetext);
+			n++;
+		}
+	}
+	starts[nproviders] = n;
+	fputs("\t{0, 0, 0}\n};\n\nconst uint16_t table_provider_groups[] = {",
+	      out);
+	for (size_t p = 0; p <= nproviders; p++)
+		fprintf(out, "%s%zu", p ? ", " : "", starts[p]);
+	fputs("};\n", out);
+	free(starts);
+}
+
+static void write_markers(FILE *out, const struct smtpcode_entry *entries)
+{
+	size_t n = 0;
+	fputs("\nconst uint8_t table_pairs[8192] = {", out);
+	write_bytes(out, markers.pairs, sizeof markers.pairs);
+	fputs("\n};\n\nconst uint8_t table_trigrams[] = {", out);
+	write_bytes(out, markers.trigrams, sizeof markers.trigrams);
+	fputs("\n};\n\nconst struct table_marker table_markers[] = {\n", out);
+	for (size_t i = 0; i < markers.n; i++)
+		fprintf(out, "\t{%u, %u, %lu},\n", markers.m[i].m.provider,
+		        markers.m[i].m.len, (unsigned long)markers.m[i].m.text);
 	fprintf(out, "\t{0, 0, 0}\n};\n\nconst size_t table_nmarkers = %zu;\n"
-	        "const size_t table_provider_first = %zu;\n", n, first);
-	free(m);
+	        "const size_t table_provider_first = %zu;\n", markers.n,
+	        markers.first);
+	free(markers.m);
+	write_groups(out, entries);
 	/* The few entries that stand for a range of codes. */
-	n = 0;
 	fputs("\nconst uint32_t table_ranges[] = {", out);
 	for (size_t i = 0; i < nrecords; i++)
 		if (entries[i].text[SMTPCODE_THROUGH])
@@ -298,6 +470,8 @@ int write_table(const char *path, const char *date)
 {
 	char tmp[4096];
 	struct smtpcode_entry *entries;
+	struct table_phrase *phrases;
+	size_t nphrases;
 	FILE *out;
 
 	qsort(records, nrecords, sizeof *records, by_key);
@@ -318,9 +492,23 @@ int write_table(const char *path, const char *date)
 	pool.s[0] = '\0';
 	pool.n = pool.cap = 1;
 	entries = xrealloc(NULL, (nrecords + 1) * sizeof *entries);
+	memset(entries, 0, (nrecords + 1) * sizeof *entries);
+	/* Match lists first, in the order of the entries, so that
+	 * table_phrases is indexed like table_items and a run of entries
+	 * has a run of phrases (see table.h). */
+	for (size_t i = 0; i < nrecords; i++) {
+		entries[i].first[SMTPCODE_MATCHES] = (uint16_t)nitems;
+		make_lists(&records[i], &entries[i], 1);
+	}
+	nphrases = nitems;
 	for (size_t i = 0; i < nrecords; i++)
-		entries[i] = make_entry(&records[i]);
+		make_entry(&records[i], &entries[i]);
 	list_members(entries);
+	phrases = make_phrases(nphrases, entries);
+	make_markers(entries);
+	if (nrecords > UINT16_MAX) /* table_groups holds 16-bit indices */
+		fail(records[UINT16_MAX].file, records[UINT16_MAX].line,
+		     "more than %d entries", UINT16_MAX);
 	if (errors)
 		return -1;
 
@@ -355,7 +543,9 @@ int write_table(const char *path, const char *date)
 		fprintf(out, "%s0x%08lx", i % 8 ? ", " : (i ? ",\n\t" : "\n\t"),
 		        (unsigned long)entries[i].key);
 	fputs("\n};\n", out);
+	write_phrases(out, phrases, nphrases);
 	write_markers(out, entries);
+	free(phrases);
 	free(entries);
 	if (ferror(out) | fclose(out)) {
 		fprintf(stderr, "gentable: %s: write error\n", tmp);
