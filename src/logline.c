@@ -4,7 +4,7 @@
  *
  * Speed.  This runs over hundreds of megabytes of logs, so a line is never
  * walked byte by byte with function calls.  Each layout is recognised by a
- * marker found with find(), which runs memchr() over the marker's rarest
+ * marker found with find(), which runs scan_byte() over the marker's rarest
  * byte and compares the rest only at its hits (inline, where the needle's
  * length is a constant); each marker is looked for once, and one that
  * sits at the end of its text is looked for from the end.  The few
@@ -65,6 +65,7 @@
  */
 #include <string.h>
 
+#include "scan.h"
 #include "smtpcode.h"
 
 /* ---- Bytes ---- */
@@ -140,7 +141,7 @@ static inline bool same(const char *p, const char *lit, size_t n)
 }
 
 /*
- * The first needle[0..n) in [p, end), or NULL.  memchr() runs over
+ * The first needle[0..n) in [p, end), or NULL.  scan_byte() runs over
  * needle[k], which the caller picks as the needle's rarest byte in logs
  * (the '*' of " ** ", the 'j' of "reject"), so the comparisons are few.
  * (memmem() is neither C11 nor POSIX.1-2008, and cannot be told which
@@ -156,7 +157,7 @@ static inline const char *find(const char *p, const char *end,
 	q = p + k;
 	last = end - n + k; /* the last place needle[k] can be */
 	while (q <= last) {
-		const char *hit = memchr(q, needle[k], (size_t)(last - q) + 1);
+		const char *hit = scan_byte(q, last + 1, needle[k]);
 		if (!hit)
 			return NULL;
 		if (same(hit - k, needle, n))
@@ -205,11 +206,6 @@ static inline const char *after(const char *p, const char *end,
 	return hit ? hit + n : NULL;
 }
 #define AFTER(p, end, lit, k) after((p), (end), (lit), sizeof(lit) - 1, (k))
-
-static const char *memchr_in(const char *p, const char *end, char c)
-{
-	return p < end ? memchr(p, c, (size_t)(end - p)) : NULL;
-}
 
 /* ---- Codes in free text (the policy is at the top of this file) ---- */
 
@@ -281,7 +277,7 @@ static bool take_code(const char *from, const char *code_end,
                       const char *end, struct smtpcode_query *q,
                       struct smtpcode_text *at)
 {
-	const char *eol = memchr_in(code_end, end, '\n'), *t = code_end;
+	const char *eol = scan_byte(code_end, end, '\n'), *t = code_end;
 
 	if (smtpcode_parse(from, (size_t)(code_end - from), q) != SMTPCODE_OK)
 		return false;
@@ -310,7 +306,7 @@ bool smtpcode_find_code(const char *s, size_t len, struct smtpcode_query *q,
 	/* Every enhanced code has a dot after its class digit: look at dots
 	 * only. */
 	while (end - dot > 1 &&
-	       (dot = memchr(dot + 1, '.', (size_t)(end - dot - 1))) != NULL) {
+	       (dot = scan_byte(dot + 1, end, '.')) != NULL) {
 		const char *c = dot - 1, *from;
 		size_t n = enhanced_length(c, end);
 		if (n == 0 || glued_right(c + n, end))
@@ -393,7 +389,7 @@ static void take_recipient(struct smtpcode_logline *l, const char *a,
 
 	trim(&a, &b);
 	if (a < b && *a == '<') {
-		const char *gt = memchr_in(++a, b, '>');
+		const char *gt = scan_byte(++a, b, '>');
 		b = gt ? gt : b;
 	}
 	l->recipient = span(a, b);
@@ -412,14 +408,14 @@ static void postfix_stage(struct smtpcode_logline *l, const char *p,
 {
 	const char *e = FIND(p, end, " command", 1);
 	if (!e)
-		e = memchr_in(p, end, ')');
+		e = scan_byte(p, end, ')');
 	l->stage = span(p, e ? e : end);
 }
 
 /*
  * Where the remote reply starts in a status=word (...) detail: after "host
  * H said: ", else after "host H refused to talk to me: "; NULL for a bare
- * reply or Postfix's own words.  Both markers end in ": ", so one memchr()
+ * reply or Postfix's own words.  Both markers end in ": ", so one scan_byte()
  * pass over the colons finds the first of each.
  */
 static const char *reply_after(const char *d, const char *de)
@@ -427,7 +423,7 @@ static const char *reply_after(const char *d, const char *de)
 	static const char said[] = " said", refused[] = " refused to talk to me";
 	const char *c = d, *first_refused = NULL;
 
-	while ((c = memchr_in(c, de, ':')) != NULL) {
+	while ((c = scan_byte(c, de, ':')) != NULL) {
 		if (de - c >= 2 && c[1] == ' ') {
 			if (c - d >= 5 && same(c - 5, said, 5))
 				return c + 2;
@@ -486,7 +482,7 @@ static void postfix_status(struct smtpcode_logline *l, const char *v,
 static void sendmail_stat(struct smtpcode_logline *l, const char *v,
                           const char *end)
 {
-	const char *colon = memchr_in(v, end, ':');
+	const char *colon = scan_byte(v, end, ':');
 	const char *paren = FIND(v, colon ? colon : end, " (", 1);
 
 	l->format = SMTPCODE_LOG_SENDMAIL;
@@ -512,7 +508,7 @@ static const char *field_end(const char *v, const char *end)
 {
 	const char *from = v;
 	if (v < end && *v == '<') {
-		const char *gt = memchr_in(v, end, '>');
+		const char *gt = scan_byte(v, end, '>');
 		if (!gt)
 			return NULL;
 		from = gt + 1;
@@ -534,7 +530,7 @@ static void delivery_field(struct smtpcode_logline *l, const char *name,
 	const char *v = eq + 1;
 	if (IS_NAME(name, eq, "to")) {
 		/* Sendmail lists recipients: "to=<a@x>,<b@x>", "to=a@x,b@x". */
-		const char *comma = *v == '<' ? NULL : memchr_in(v, vend, ',');
+		const char *comma = *v == '<' ? NULL : scan_byte(v, vend, ',');
 		take_recipient(l, v, comma ? comma : vend);
 	} else if (IS_NAME(name, eq, "relay")) {
 		l->relay = span(v, vend);
@@ -653,7 +649,7 @@ static struct smtpcode_text exim_host(const char *p, const char *end)
 
 	while (q < end && *q != ' ' && *q != ':')
 		q++;
-	if (STARTS(q, end, " [") && (rb = memchr_in(q, end, ']')) != NULL)
+	if (STARTS(q, end, " [") && (rb = scan_byte(q, end, ']')) != NULL)
 		q = rb + 1;
 	if (end - q >= 2 && *q == ':' && is_digit(q[1]))
 		for (q++; q < end && is_digit(*q); q++)
@@ -671,7 +667,7 @@ static void exim_after(struct smtpcode_logline *l, const char *p,
 
 	if (STARTS(p, end, "pipelined "))
 		p += sizeof "pipelined " - 1;
-	colon = memchr_in(p, end, ':');
+	colon = scan_byte(p, end, ':');
 	if (!colon) {
 		take_reply(l, p, end);
 		return;
@@ -703,7 +699,7 @@ static bool parse_exim(struct smtpcode_logline *l, const char *s,
 	l->status.len = bounce ? sizeof failed - 1 : sizeof deferred - 1;
 
 	rcpt = m + 4;
-	tail = memchr_in(rcpt, end, ' ');
+	tail = scan_byte(rcpt, end, ' ');
 	if (!tail)
 		tail = end;
 	/* "** x@y: Unrouteable address": the colon is not the address's. */
@@ -785,7 +781,7 @@ static bool parse_reject(struct smtpcode_logline *l, const char *s,
 	l->format = SMTPCODE_LOG_SMTPD;
 	l->status = span(w, we);
 	msg = we + 2;
-	sp = memchr_in(msg, end, ' ');
+	sp = scan_byte(msg, end, ' ');
 	if (!sp)
 		sp = end;
 	l->stage = span(msg, sp);
@@ -810,7 +806,7 @@ static bool parse_reject(struct smtpcode_logline *l, const char *s,
 		take_reply(l, sp, end);
 	}
 	if (meta && (t = AFTER(meta, end, "to=<", 3)) != NULL) {
-		const char *gt = memchr_in(t, end, '>');
+		const char *gt = scan_byte(t, end, '>');
 		take_recipient(l, t, gt ? gt : end);
 	}
 	return true;

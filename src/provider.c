@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "scan.h"
 #include "table.h"
 
 const struct smtpcode_entry *smtpcode_find_provider(const char *s, size_t len)
@@ -33,7 +34,7 @@ static unsigned char fold(unsigned char c)
 /*
  * A reply being matched, and its copy in ASCII lower case: made once per
  * table_match, when a pick first has candidates, so that each phrase is
- * then found with memchr and memcmp rather than folding every byte for
+ * then found with scan_byte and memcmp rather than folding every byte for
  * every phrase.  Longer replies (rare) are searched folding as they go
  * instead, as the copy lives on the stack.
  */
@@ -138,7 +139,8 @@ static int has_phrase(struct reply *r, const struct table_phrase *ph)
 	 * last place it fits. */
 	at = r->low + rare;
 	last = r->low + (r->len - m) + rare;
-	while ((at = memchr(at, p[rare], (size_t)(last - at) + 1)) != NULL) {
+	while ((at = (const unsigned char *)scan_byte(
+	            (const char *)at, (const char *)last + 1, (char)p[rare])) != NULL) {
 		if (memcmp(at - rare, p, m) == 0)
 			return 1;
 		if (at++ == last)

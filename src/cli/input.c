@@ -13,6 +13,7 @@
 
 #include "input.h"
 #include "output.h"
+#include "scan.h"
 
 static int open_input(const char *path)
 {
@@ -82,18 +83,6 @@ int reader_close(struct reader *r)
 	return status;
 }
 
-/* Newlines in s[0..n). */
-static unsigned long count_lines(const char *s, size_t n)
-{
-	const char *end = s + n, *nl;
-	unsigned long lines = 0;
-	while (s < end && (nl = memchr(s, '\n', (size_t)(end - s))) != NULL) {
-		lines++;
-		s = nl + 1;
-	}
-	return lines;
-}
-
 /* The last newline in s[0..n), or NULL: looked for from the end, where it
  * is. */
 static const char *last_newline(const char *s, size_t n)
@@ -112,7 +101,7 @@ static int give(struct reader *r, char *buf, size_t len, size_t have,
 	b->text = buf;
 	b->len = len;
 	b->first = r->lineno + 1;
-	r->lineno += count_lines(buf, len) + (buf[len - 1] != '\n');
+	r->lineno += scan_count(buf, buf + len, '\n') + (buf[len - 1] != '\n');
 	r->rest = buf + len;
 	r->nrest = have - len;
 	return 1;
@@ -181,7 +170,7 @@ void each_line_in(const struct block *b, line_fn *fn, void *ctx)
 	const char *p = b->text, *end = b->text + b->len;
 	unsigned long lineno = b->first;
 	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *nl = scan_byte(p, end, '\n');
 		size_t len = (size_t)((nl ? nl : end) - p);
 		fn(ctx, p, len, lineno++);
 		p += len + 1;

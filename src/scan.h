@@ -1,0 +1,83 @@
+/*
+ * Finding a byte in a span: the inner loop of reading logs (a line's end,
+ * a field's delimiter, a marker's rarest byte).  Inline, because most
+ * searches cross a few dozen bytes, where a call to memchr() costs more
+ * than the search; sixteen bytes a step with SSE2 (part of every x86-64),
+ * a byte a step elsewhere.  Loads stay inside [p, end): no byte outside
+ * the span is read, so sanitizers and valgrind see only what C allows.
+ */
+#ifndef SMTPCODE_SCAN_H
+#define SMTPCODE_SCAN_H
+
+#include <stddef.h>
+
+#if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+#include <emmintrin.h>
+#define SCAN_SSE2 1
+#endif
+
+/* The first c in [p, end), or NULL. */
+static inline const char *scan_byte(const char *p, const char *end, char c)
+{
+#ifdef SCAN_SSE2
+	if (end - p >= 16) {
+		const __m128i pattern = _mm_set1_epi8(c);
+		const char *q = p;
+		unsigned hits;
+		/* Long spans (a line's end) sixty-four bytes a step. */
+		for (; end - q >= 64; q += 64) {
+			__m128i a = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)q), pattern);
+			__m128i b = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(q + 16)), pattern);
+			__m128i c2 = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(q + 32)), pattern);
+			__m128i d = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(q + 48)), pattern);
+			if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c2, d))))
+				break;
+		}
+		for (; end - q >= 16; q += 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
+			hits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, pattern));
+			if (hits)
+				return q + __builtin_ctz(hits);
+		}
+		if (q == end)
+			return NULL;
+		/* The last sixteen bytes, overlapping those already seen:
+		 * their bits are shifted out. */
+		hits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		    _mm_loadu_si128((const __m128i *)(const void *)(end - 16)),
+		    pattern));
+		hits >>= 16 - (unsigned)(end - q);
+		return hits ? q + __builtin_ctz(hits) : NULL;
+	}
+#endif
+	for (; p < end; p++)
+		if (*p == c)
+			return p;
+	return NULL;
+}
+
+/* How many c there are in [p, end). */
+static inline size_t scan_count(const char *p, const char *end, char c)
+{
+	size_t n = 0;
+#ifdef SCAN_SSE2
+	/* Each match is -1 in its byte of cmpeq's result: subtracting adds
+	 * one per byte, which is summed up (psadbw) before it can wrap. */
+	const __m128i pattern = _mm_set1_epi8(c), zero = _mm_setzero_si128();
+	while (end - p >= 16) {
+		__m128i counts = zero, sums;
+		for (int k = 0; k < 255 && end - p >= 16; k++, p += 16)
+			counts = _mm_sub_epi8(counts, _mm_cmpeq_epi8(
+			    _mm_loadu_si128((const __m128i *)(const void *)p),
+			    pattern));
+		sums = _mm_sad_epu8(counts, zero);
+		n += (size_t)_mm_cvtsi128_si32(sums) +
+		     (size_t)_mm_cvtsi128_si32(_mm_srli_si128(sums, 8));
+	}
+#endif
+	for (; p < end; p++)
+		n += *p == c;
+	return n;
+}
+
+#endif

@@ -1,0 +1,87 @@
+/* Finding and counting a byte (src/scan.h): every start, length and place
+ * of the byte, against a byte-by-byte search, in an exactly sized heap
+ * buffer so that a read past the span shows under ASan and valgrind. */
+#include <stdarg.h>
+#include <setjmp.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "scan.h"
+
+#define MAXLEN 200
+
+static const char *naive_find(const char *p, const char *end, char c)
+{
+	for (; p < end; p++)
+		if (*p == c)
+			return p;
+	return NULL;
+}
+
+static size_t naive_count(const char *p, const char *end, char c)
+{
+	size_t n = 0;
+	for (; p < end; p++)
+		n += *p == c;
+	return n;
+}
+
+/* Spans of every length 0..MAXLEN, the byte absent, or at one place, or
+ * at two (the first must be found), each span alone in its allocation. */
+static void test_every_place(void **state)
+{
+	(void)state;
+	for (size_t len = 0; len <= MAXLEN; len++) {
+		for (size_t at = 0; at <= len; at++) { /* at == len: absent */
+			char *s = malloc(len ? len : 1);
+			assert_non_null(s);
+			memset(s, 'a', len);
+			if (at < len)
+				s[at] = '\n';
+			if (at + 37 < len)
+				s[at + 37] = '\n';
+			assert_ptr_equal(scan_byte(s, s + len, '\n'),
+			                 naive_find(s, s + len, '\n'));
+			assert_int_equal(scan_count(s, s + len, '\n'),
+			                 naive_count(s, s + len, '\n'));
+			/* From every start, too. */
+			for (size_t from = 0; from < len; from += 7)
+				assert_ptr_equal(scan_byte(s + from, s + len, '\n'),
+				                 naive_find(s + from, s + len, '\n'));
+			free(s);
+		}
+	}
+}
+
+/* Bytes >= 0x80 and NUL are bytes like any other; a count of more than
+ * 255 per lane (the SSE2 counter's limit) is still exact. */
+static void test_any_byte_and_long_counts(void **state)
+{
+	static char big[70000];
+	(void)state;
+	for (int c = 0; c < 256; c++) {
+		char s[40];
+		memset(s, c == 'x' ? 'y' : 'x', sizeof s);
+		s[33] = (char)c;
+		assert_ptr_equal(scan_byte(s, s + sizeof s, (char)c), s + 33);
+	}
+	memset(big, '\n', sizeof big);
+	assert_int_equal(scan_count(big, big + sizeof big, '\n'), sizeof big);
+	big[12345] = 'z';
+	assert_int_equal(scan_count(big, big + sizeof big, '\n'), sizeof big - 1);
+	assert_ptr_equal(scan_byte(big, big + sizeof big, 'z'), big + 12345);
+	assert_null(scan_byte(big, big, '\n'));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_place),
+		cmocka_unit_test(test_any_byte_and_long_counts),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
