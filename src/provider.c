@@ -34,7 +34,7 @@ static unsigned char fold(unsigned char c)
 /*
  * A reply being matched, and its copy in ASCII lower case: made once per
  * table_match, when a pick first has candidates, so that each phrase is
- * then found with scan_byte and memcmp rather than folding every byte for
+ * then found with scan_byte and scan_same rather than folding every byte for
  * every phrase.  Longer replies (rare) are searched folding as they go
  * instead, as the copy lives on the stack.
  */
@@ -81,29 +81,6 @@ static void fold_copy(unsigned char *d, const unsigned char *s, size_t n)
 #undef FOLD8
 }
 
-/* Whether a[0..n) and b[0..n) hold the same bytes: eight at a time, the
- * last eight again, overlapping; for markers, a few dozen bytes at most,
- * this is cheaper than a call of memcmp. */
-static int same(const unsigned char *a, const unsigned char *b, size_t n)
-{
-	uint64_t x, y;
-	size_t i = 0;
-	if (n < 8) {
-		while (i < n && a[i] == b[i])
-			i++;
-		return i == n;
-	}
-	for (; i + 8 < n; i += 8) {
-		memcpy(&x, a + i, 8);
-		memcpy(&y, b + i, 8);
-		if (x != y)
-			return 0;
-	}
-	memcpy(&x, a + n - 8, 8);
-	memcpy(&y, b + n - 8, 8);
-	return x == y;
-}
-
 /* Whether needle[0..m) occurs in s[0..n), ignoring ASCII case. */
 static int contains_nocase(const char *s, size_t n, const char *needle,
                            size_t m)
@@ -141,7 +118,7 @@ static int has_phrase(struct reply *r, const struct table_phrase *ph)
 	last = r->low + (r->len - m) + rare;
 	while ((at = (const unsigned char *)scan_byte(
 	            (const char *)at, (const char *)last + 1, (char)p[rare])) != NULL) {
-		if (memcmp(at - rare, p, m) == 0)
+		if (scan_same((const char *)at - rare, (const char *)p, m))
 			return 1;
 		if (at++ == last)
 			break;
@@ -160,7 +137,7 @@ static uint64_t markers_at(const unsigned char *u, size_t n, size_t i,
 		const char *text = table_pool + m->text;
 		uint64_t bit = (uint64_t)1 << (m->provider - 1);
 		if (hits & bit || m->len > n - i ||
-		    !same(u + i, (const unsigned char *)text, m->len))
+		    !scan_same((const char *)u + i, text, m->len))
 			continue;
 		hits |= bit;
 		markers[m->provider - 1] = text;

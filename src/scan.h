@@ -1,6 +1,7 @@
 /*
- * Finding a byte in a span: the inner loop of reading logs (a line's end,
- * a field's delimiter, a marker's rarest byte).  Inline, because most
+ * Finding a byte in a span, counting it, comparing spans: the inner loops
+ * of reading logs (a line's end, a field's delimiter, a marker's rarest
+ * byte, a cached reply).  Inline, because most
  * searches cross a few dozen bytes, where a call to memchr() costs more
  * than the search; sixteen bytes a step with SSE2 (part of every x86-64),
  * a byte a step elsewhere.  Loads stay inside [p, end): no byte outside
@@ -9,6 +10,7 @@
 #ifndef SMTPCODE_SCAN_H
 #define SMTPCODE_SCAN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
@@ -78,6 +80,26 @@ static inline size_t scan_count(const char *p, const char *end, char c)
 	for (; p < end; p++)
 		n += *p == c;
 	return n;
+}
+
+/* Whether a[0..n) and b[0..n) hold the same bytes (markers, phrases, a
+ * cached reply: a few to a few hundred bytes, where a call of memcmp()
+ * costs more than the comparison, and musl's goes byte by byte). */
+static inline bool scan_same(const char *a, const char *b, size_t n)
+{
+	size_t i = 0;
+#ifdef SCAN_SSE2
+	for (; n - i >= 16; i += 16) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(a + i));
+		__m128i y = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
+		if (_mm_movemask_epi8(_mm_cmpeq_epi8(x, y)) != 0xffff)
+			return false;
+	}
+#endif
+	for (; i < n; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
 }
 
 #endif

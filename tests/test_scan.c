@@ -1,4 +1,4 @@
-/* Finding and counting a byte (src/scan.h): every start, length and place
+/* Finding, counting and comparing bytes (src/scan.h): every start, length and place
  * of the byte, against a byte-by-byte search, in an exactly sized heap
  * buffer so that a read past the span shows under ASan and valgrind. */
 #include <stdarg.h>
@@ -77,11 +77,33 @@ static void test_any_byte_and_long_counts(void **state)
 	assert_null(scan_byte(big, big, '\n'));
 }
 
+/* Equal spans of every length, and a difference at every place. */
+static void test_same(void **state)
+{
+	(void)state;
+	for (size_t len = 0; len <= 70; len++) {
+		char *a = malloc(len ? len : 1), *b = malloc(len ? len : 1);
+		assert_non_null(a);
+		assert_non_null(b);
+		for (size_t i = 0; i < len; i++)
+			a[i] = b[i] = (char)('a' + i % 26);
+		assert_true(scan_same(a, b, len));
+		for (size_t at = 0; at < len; at++) {
+			b[at] = '#';
+			assert_false(scan_same(a, b, len));
+			b[at] = a[at];
+		}
+		free(a);
+		free(b);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_place),
 		cmocka_unit_test(test_any_byte_and_long_counts),
+		cmocka_unit_test(test_same),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -25,6 +25,7 @@
 #include "logs.h"
 #include "output.h"
 #include "render.h"
+#include "scan.h"
 #include "summary.h"
 
 #define RESOLVED_SLOTS 256 /* a power of two */
@@ -149,7 +150,7 @@ static bool same_reply(const struct resolved *s,
                        struct smtpcode_text reply)
 {
 	return s->used && s->len == reply.len && same_query(&s->q, q) &&
-	       (!reply.len || memcmp(s->reply, reply.s, reply.len) == 0);
+	       scan_same(s->reply, reply.s, reply.len);
 }
 
 /* q resolved against reply: the cache's slot, from before or filled now;
@@ -359,6 +360,7 @@ static void each(void *ctx, const char *line, size_t len, unsigned long lineno)
  * hands, and that worker's turn has come.
  */
 #define MAX_WORKERS 4
+#define WORKER_STACK ((size_t)8 << 20)
 #define NBUFFERS (2 * MAX_WORKERS)
 
 struct job {
@@ -542,6 +544,7 @@ static int read_in_parallel(struct log_ctx *c, int nworkers, int nfiles,
                             char **files)
 {
 	struct worker w[MAX_WORKERS];
+	pthread_attr_t attr;
 	struct pool p;
 	int started = 0, status = -2;
 
@@ -556,13 +559,21 @@ static int read_in_parallel(struct log_ctx *c, int nworkers, int nfiles,
 	for (int i = 0; i < p.nbuffers; i++)
 		if (!(p.buffers[i] = malloc(BLOCK_SIZE)))
 			goto out;
+	/* Stacks as large as the main thread's are elsewhere: musl's
+	 * default (128 KiB) is not glibc's (8 MiB). */
+	if (pthread_attr_init(&attr) != 0)
+		goto out;
+	pthread_attr_setstacksize(&attr, WORKER_STACK);
 	for (; started < nworkers; started++) {
 		if (!worker_init(&w[started], &p, c) ||
-		    pthread_create(&w[started].thread, NULL, work, &w[started]) != 0) {
+		    pthread_create(&w[started].thread, &attr, work, &w[started]) != 0) {
 			worker_finish(&w[started], c);
-			goto out;
+			break;
 		}
 	}
+	pthread_attr_destroy(&attr);
+	if (started < nworkers)
+		goto out;
 	status = read_into(&p, nfiles, files);
 out:
 	pthread_mutex_lock(&p.lock);

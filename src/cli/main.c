@@ -253,6 +253,13 @@ static int lookup(const struct options *o, int argc, char **argv)
 
 /* s for an error message: control characters and bytes that are not
  * UTF-8 shown as \xHH, at most 60 bytes of it ("..." after). */
+/* The argument getopt_long() just read.  After an option missing its
+ * value at the end, glibc leaves optind at argc and musl one past it. */
+static const char *last_option(int argc, char **argv)
+{
+	return argv[optind - 1 < argc ? optind - 1 : argc - 1];
+}
+
 static const char *escape_arg(const char *s)
 {
 	static char buf[4 * 60 + 4];
@@ -373,9 +380,9 @@ int main(int argc, char **argv)
 			return finish(EXIT_FOUND);
 		case ':':
 			return usage_error("option '%s' needs a value",
-			                   escape_arg(argv[optind - 1]));
+			                   escape_arg(last_option(argc, argv)));
 		default: {
-			const char *arg = argv[optind - 1];
+			const char *arg = last_option(argc, argv);
 			if (strncmp(arg, "--", 2) == 0 && strchr(arg, '=') && optopt)
 				return usage_error("option '%.*s' takes no value",
 				                   (int)(strchr(arg, '=') - arg), arg);
