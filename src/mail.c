@@ -154,9 +154,15 @@ static bool failure_code(const struct smtpcode_query *q)
 	return q->basic >= 400;
 }
 
+/* Character classes as switches, not strchr(): they run per byte. */
 static bool leads_into_reply(char c)
 {
-	return mime_is_space(c) || (c && strchr(":;,>)", c));
+	switch (c) {
+	case ':': case ';': case ',': case '>': case ')':
+		return true;
+	default:
+		return mime_is_space(c);
+	}
 }
 
 /* Whether s, after blanks and the punctuation that leads into a reply
@@ -228,7 +234,13 @@ static void set_reporting_mta(struct parser *ps, struct span host)
 
 static bool is_address_char(char c)
 {
-	return (unsigned char)c > ' ' && c != 127 && !strchr("<>()[],;:\"'", c);
+	switch (c) {
+	case '<': case '>': case '(': case ')': case '[': case ']':
+	case ',': case ';': case ':': case '"': case '\'':
+		return false;
+	default:
+		return (unsigned char)c > ' ' && c != 127;
+	}
 }
 
 /* The address around the first '@' of s, as bounces write it among other

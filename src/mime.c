@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "mime.h"
+#include "scan.h"
 
 struct span mime_span(const char *p, size_t len)
 {
@@ -65,7 +66,7 @@ const char *mime_ifind(struct span s, const char *lit)
 
 const char *mime_find(struct span s, char c)
 {
-	return mime_empty(s) ? NULL : memchr(s.p, c, mime_len(s));
+	return scan_byte(s.p, s.e, c);
 }
 
 /* ---- Lines ---- */
@@ -177,9 +178,18 @@ static const char *skip_cfws(const char *p, const char *e)
 	return p;
 }
 
+/* RFC 2045's token: not a space, a control or a tspecial (a switch, not
+ * strchr(): it runs per byte). */
 static bool is_token_char(char c)
 {
-	return c > ' ' && c < 127 && !strchr("()<>@,;:\\\"/[]?=", c);
+	switch (c) {
+	case '(': case ')': case '<': case '>': case '@': case ',': case ';':
+	case ':': case '\\': case '"': case '/': case '[': case ']': case '?':
+	case '=':
+		return false;
+	default:
+		return c > ' ' && c < 127;
+	}
 }
 
 static struct span token(const char **pp, const char *e)

@@ -2,7 +2,6 @@
  * Parsing of code strings and reply lines.  Bounded by len, never by a NUL,
  * and free of <ctype.h> so that bytes >= 0x80 and the locale cannot matter.
  */
-#include <stdio.h>
 #include <string.h>
 
 #include "smtpcode.h"
@@ -149,15 +148,42 @@ const char *smtpcode_strerror(enum smtpcode_error err)
 	return "unknown error";
 }
 
+/* v in decimal at p; returns the end. */
+static char *put_number(char *p, unsigned v)
+{
+	char digits[12];
+	size_t n = 0;
+	do
+		digits[n++] = (char)('0' + v % 10);
+	while (v /= 10);
+	while (n)
+		*p++ = digits[--n];
+	return p;
+}
+
+/* By hand rather than with snprintf(): bounces and logs format a code per
+ * recipient, and the C library's formatter costs more than the lookup. */
 size_t smtpcode_format(const struct smtpcode_query *q, char *buf, size_t size)
 {
-	int n;
-	if (q->enhanced && q->cls == 0)
-		n = snprintf(buf, size, "X.%u.%u", q->subject, q->detail);
-	else if (q->enhanced)
-		n = snprintf(buf, size, "%u.%u.%u", (unsigned)q->cls, q->subject,
-		             q->detail);
-	else
-		n = snprintf(buf, size, "%u", q->basic);
-	return n < 0 ? 0 : (size_t)n;
+	char text[40], *p = text;
+	size_t n;
+	if (q->enhanced) {
+		if (q->cls == 0)
+			*p++ = 'X';
+		else
+			p = put_number(p, q->cls);
+		*p++ = '.';
+		p = put_number(p, q->subject);
+		*p++ = '.';
+		p = put_number(p, q->detail);
+	} else {
+		p = put_number(p, q->basic);
+	}
+	n = (size_t)(p - text);
+	if (size) {
+		size_t k = n < size ? n : size - 1;
+		memcpy(buf, text, k);
+		buf[k] = '\0';
+	}
+	return n;
 }

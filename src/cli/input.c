@@ -190,41 +190,33 @@ int each_line(const char *path, line_fn *fn, void *ctx)
 	return reader_close(r);
 }
 
-int read_whole(const char *path, char **data, size_t *len)
+int read_whole(const char *path, char **data, size_t *size, size_t *len)
 {
-	size_t cap = 1 << 16, have = 0;
-	char *buf = malloc(cap);
 	int fd = open_input(path);
+	size_t have = 0;
 
-	if (fd < 0 || !buf) {
-		if (!buf && fd >= 0)
-			input_error(path, strerror(ENOMEM));
-		free(buf);
-		if (fd > STDIN_FILENO)
-			close(fd);
+	if (fd < 0)
 		return -1;
-	}
 	for (;;) {
 		ssize_t got;
-		if (have == cap) {
-			char *bigger = cap < MAX_MESSAGE ? realloc(buf, 2 * cap) : NULL;
-			if (!bigger) {
-				input_error(path, cap < MAX_MESSAGE ? strerror(ENOMEM)
+		if (have == *size) {
+			size_t bigger = *size ? 2 * *size : (size_t)1 << 16;
+			char *grown = *size < MAX_MESSAGE ? realloc(*data, bigger) : NULL;
+			if (!grown) {
+				input_error(path, *size < MAX_MESSAGE ? strerror(ENOMEM)
 				                  : "message too big (> 64 MiB)");
-				free(buf);
 				if (fd != STDIN_FILENO)
 					close(fd);
 				return -1;
 			}
-			buf = bigger;
-			cap *= 2;
+			*data = grown;
+			*size = bigger;
 		}
-		got = read(fd, buf + have, cap - have);
+		got = read(fd, *data + have, *size - have);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
 			input_error(path, strerror(errno));
-			free(buf);
 			if (fd != STDIN_FILENO)
 				close(fd);
 			return -1;
@@ -235,7 +227,6 @@ int read_whole(const char *path, char **data, size_t *len)
 	}
 	if (fd != STDIN_FILENO)
 		close(fd);
-	*data = buf;
 	*len = have;
 	return 0;
 }

@@ -47,9 +47,10 @@ int reader_close(struct reader *r);
 /* Call fn for each line of b, without its newline. */
 void each_line_in(const struct block *b, line_fn *fn, void *ctx);
 
-/* Read all of path into a new heap buffer *data of *len bytes; 0, or -1
- * after reporting the error. */
-int read_whole(const char *path, char **data, size_t *len);
+/* Read all of path into the heap buffer *data of *size bytes (NULL and 0
+ * at first; grown as needed, and kept for the next message), *len bytes
+ * of it read; 0, or -1 after reporting the error. */
+int read_whole(const char *path, char **data, size_t *size, size_t *len);
 
 /* "smtpcode: FILE: why" on stderr. */
 void input_error(const char *path, const char *why);

@@ -33,9 +33,8 @@ size_t str_cat(char *buf, size_t size, ...)
 	return len;
 }
 
-/* "  Label      " into lead: the label padded to 10 columns (labels are
- * ASCII).  Built by hand: this runs for every line of every entry. */
-static size_t label_lead(char *lead, size_t size, const char *label)
+/* Built by hand: this runs for every line of every entry. */
+size_t label_lead(char *lead, size_t size, const char *label)
 {
 	size_t n = strlen(label);
 	if (n > 24)

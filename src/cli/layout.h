@@ -19,6 +19,10 @@ void text_line(const char *label, const char *s);
 /* The strings given, up to a NULL, joined into buf[0..size); returns the
  * length.  Cheaper than snprintf where it runs for every line. */
 size_t str_cat(char *buf, size_t size, ...);
+/* "  Label      " into lead[0..size), size at least 40: the label (ASCII,
+ * at most 24 bytes kept) padded to 10 columns, then a space; returns the
+ * length. */
+size_t label_lead(char *lead, size_t size, const char *label);
 /* A blank line, then the title of a section. */
 void heading(const char *title);
 

@@ -60,7 +60,9 @@ static const char *choose(const struct smtpcode_mail_recipient *m,
 static void recipient_header(const struct origin *o,
                              const struct smtpcode_mail_recipient *m, long i)
 {
-	out_printf("Recipient %ld: ", i + 1);
+	out_str("Recipient ");
+	sink_number(NULL, (unsigned long)i + 1);
+	out_str(": ");
 	out_escaped(stdout, o->recipient.s, o->recipient.len);
 	out_str("\n");
 	if (m->action.len) {
@@ -81,7 +83,9 @@ static void recipient_header(const struct origin *o,
 		out_escaped(stdout, m->remote_mta.s, m->remote_mta.len);
 		out_str("\n");
 	}
-	out_printf("  Verdict    rests on the %s\n\n", o->verdict_from);
+	out_str("  Verdict    rests on the ");
+	out_str(o->verdict_from);
+	out_str("\n\n");
 }
 
 static struct smtpcode_text domain_of(struct smtpcode_text addr)
@@ -131,26 +135,39 @@ static void explain(const char *file, const struct mail_options *o,
 	out_str("\n");
 }
 
-static int read_mail(const char *path, const struct mail_options *o)
+/*
+ * A message and the library's working copy of it, in buffers kept from
+ * message to message (a folder of bounces is read in one run: memory
+ * given back and asked for again per message costs more than reading).
+ */
+struct buffers {
+	char *msg, *work;
+	size_t msg_size, work_size;
+};
+
+static int read_mail(const char *path, const struct mail_options *o,
+                     struct buffers *b)
 {
 	static struct smtpcode_mail_recipient recipients[MAX_RECIPIENTS];
 	struct smtpcode_mail mail;
 	const char *file = strcmp(path, "-") == 0 ? "(standard input)" : path;
-	char *msg, *work;
 	size_t len;
 
-	if (read_whole(path, &msg, &len) != 0)
+	if (read_whole(path, &b->msg, &b->msg_size, &len) != 0)
 		return -1;
-	work = malloc(len + 1);
-	if (!work) {
-		input_error(path, "out of memory");
-		free(msg);
-		return -1;
+	if (b->work_size < len + 1) {
+		char *work = realloc(b->work, len + 1);
+		if (!work) {
+			input_error(path, "out of memory");
+			return -1;
+		}
+		b->work = work;
+		b->work_size = len + 1;
 	}
 	memset(&mail, 0, sizeof mail);
 	mail.recipients = recipients;
 	mail.max = MAX_RECIPIENTS;
-	smtpcode_mail_parse(msg, len, work, len + 1, &mail);
+	smtpcode_mail_parse(b->msg, len, b->work, len + 1, &mail);
 	if (o->format == RECORD_JSON && mail.nrecipients == 0) {
 		out_str("{\"file\":");
 		json_plain(file);
@@ -158,16 +175,17 @@ static int read_mail(const char *path, const struct mail_options *o)
 		           kind_id(mail.kind));
 	} else if (o->format == RECORD_TEXT) {
 		out_escaped(stdout, file, strlen(file));
-		out_printf(": %s, %zu recipient%s\n\n", kind_name(mail.kind),
-		           mail.nrecipients, mail.nrecipients == 1 ? "" : "s");
+		out_str(": ");
+		out_str(kind_name(mail.kind));
+		out_str(", ");
+		sink_number(NULL, mail.nrecipients);
+		out_str(mail.nrecipients == 1 ? " recipient\n\n" : " recipients\n\n");
 	}
 	for (size_t i = 0; i < mail.nrecipients && i < mail.max; i++)
 		explain(file, o, &mail, (long)i);
 	if (mail.nrecipients > mail.max && o->format == RECORD_TEXT)
 		out_printf("(%zu more recipients not shown)\n",
 		           mail.nrecipients - mail.max);
-	free(work);
-	free(msg);
 	return 0;
 }
 
@@ -179,8 +197,11 @@ int read_mails(const struct mail_options *o, int nfiles, char **files)
 		nfiles = 1;
 		files = stdin_only;
 	}
+	struct buffers b = {NULL, NULL, 0, 0};
 	for (int i = 0; i < nfiles; i++)
-		if (read_mail(files[i], o) != 0)
+		if (read_mail(files[i], o, &b) != 0)
 			status = -1;
+	free(b.msg);
+	free(b.work);
 	return status;
 }

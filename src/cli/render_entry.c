@@ -30,11 +30,11 @@ static void basic_line(const struct smtpcode_entry *e)
 {
 	char buf[512] = "";
 	size_t n = smtpcode_count(e, SMTPCODE_BASIC), len = 0;
-	for (size_t i = 0; i < n && len < sizeof buf; i++) {
+	for (size_t i = 0; i < n && len + 1 < sizeof buf; i++) {
 		struct smtpcode_item it = smtpcode_item(e, SMTPCODE_BASIC, i);
-		len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s%s%s%s",
-		                        i ? "; " : "", it.key, *it.text ? " (" : "",
-		                        it.text, *it.text ? ")" : "");
+		len += str_cat(buf + len, sizeof buf - len, i ? "; " : "", it.key,
+		               *it.text ? " (" : "", it.text, *it.text ? ")" : "",
+		               (char *)NULL);
 	}
 	text_line("Sent with", buf);
 }
@@ -144,12 +144,18 @@ static void title(const char *code, const struct smtpcode_entry *e)
 {
 	const struct smtpcode_entry *p = smtpcode_provider_of(e);
 	int unregistered = smtpcode_value(e, SMTPCODE_REGISTERED) == 1;
-	out_printf("%s%s%s  %s", out_sgr(SGR_BOLD), code, out_sgr(SGR_RESET),
-	           text(e, SMTPCODE_NAME));
-	if (p)
-		out_printf("  [%s%s]", text(p, SMTPCODE_NAME),
-		           unregistered ? "; not a registered code" : "");
-	else if (unregistered)
+	/* Pieces, not out_printf(): a folder of bounces has a title per
+	 * recipient, and formatting cost more than the rest of the line. */
+	out_str(out_sgr(SGR_BOLD));
+	out_str(code);
+	out_str(out_sgr(SGR_RESET));
+	out_str("  ");
+	out_str(text(e, SMTPCODE_NAME));
+	if (p) {
+		out_str("  [");
+		out_str(text(p, SMTPCODE_NAME));
+		out_str(unregistered ? "; not a registered code]" : "]");
+	} else if (unregistered)
 		out_str("  [not a registered code]");
 	out_str("\n");
 }
@@ -225,15 +231,15 @@ static void providers_section(const struct smtpcode_entry *e)
 	for (size_t i = first, printed = 0; i < first + n; i++) {
 		const struct smtpcode_entry *m = smtpcode_table_entry(i);
 		const struct smtpcode_entry *p = smtpcode_provider_of(m);
-		char lead[32], line[512];
+		char lead[40], line[512];
 		if (!p)
 			continue;
 		if (!printed++)
 			heading("How providers say it");
-		snprintf(lead, sizeof lead, "  %-10.20s ", text(p, SMTPCODE_CODE));
-		snprintf(line, sizeof line, "%s%s", text(m, SMTPCODE_NAME),
-		         smtpcode_value(m, SMTPCODE_DIFFERS) == 2
-		             ? " (differs from the registry)" : "");
+		label_lead(lead, sizeof lead, text(p, SMTPCODE_CODE));
+		str_cat(line, sizeof line, text(m, SMTPCODE_NAME),
+		        smtpcode_value(m, SMTPCODE_DIFFERS) == 2
+		            ? " (differs from the registry)" : "", (char *)NULL);
 		out_para(lead, LABEL_WIDTH, line);
 	}
 }
