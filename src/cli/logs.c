@@ -107,9 +107,10 @@ static uint64_t bytes_hash(uint64_t h, const char *s, size_t n)
 		h = (h ^ w) * 0xff51afd7ed558ccdu;
 		h ^= h >> 32;
 	}
-	if (n) {
+	if (n) { /* the last bytes, one by one: not a call of memcpy() */
 		uint64_t w = 0;
-		memcpy(&w, s, n);
+		for (size_t i = 0; i < n; i++)
+			w |= (uint64_t)(unsigned char)s[i] << (8 * i);
 		h = (h ^ w) * 0xc4ceb9fe1a85ec53u;
 	}
 	return h;
