@@ -133,11 +133,11 @@ static bool has_code(const struct smtpcode_query *q)
 /*
  * Whether p[0..n) holds lit[0..n).  The searches below are inline so that
  * n is a constant at each place they are used, where the compiler turns
- * memcmp() into a load or two, rather than a call per candidate.
+ * scan_same() into a load or two, rather than a call per candidate.
  */
 static inline bool same(const char *p, const char *lit, size_t n)
 {
-	return memcmp(p, lit, n) == 0;
+	return scan_same(p, lit, n);
 }
 
 /*

@@ -12,6 +12,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
 #include <emmintrin.h>
@@ -66,16 +68,28 @@ static inline size_t scan_count(const char *p, const char *end, char c)
 	/* Each match is -1 in its byte of cmpeq's result: subtracting adds
 	 * one per byte, which is summed up (psadbw) before it can wrap. */
 	const __m128i pattern = _mm_set1_epi8(c), zero = _mm_setzero_si128();
+#define SCAN_EQ(at) _mm_cmpeq_epi8(_mm_loadu_si128( \
+	(const __m128i *)(const void *)(at)), pattern)
 	while (end - p >= 16) {
-		__m128i counts = zero, sums;
-		for (int k = 0; k < 255 && end - p >= 16; k++, p += 16)
-			counts = _mm_sub_epi8(counts, _mm_cmpeq_epi8(
-			    _mm_loadu_si128((const __m128i *)(const void *)p),
-			    pattern));
-		sums = _mm_sad_epu8(counts, zero);
+		__m128i counts = zero, more = zero, sums;
+		/* Sixty-four bytes a step into two counters, each taking two a
+		 * step: 126 steps and the three sixteens after them keep
+		 * every byte of a counter under 256. */
+		for (int k = 0; k < 126 && end - p >= 64; k++, p += 64) {
+			counts = _mm_sub_epi8(counts, SCAN_EQ(p));
+			more = _mm_sub_epi8(more, SCAN_EQ(p + 16));
+			counts = _mm_sub_epi8(counts, SCAN_EQ(p + 32));
+			more = _mm_sub_epi8(more, SCAN_EQ(p + 48));
+		}
+		if (end - p < 64)
+			for (; end - p >= 16; p += 16)
+				counts = _mm_sub_epi8(counts, SCAN_EQ(p));
+		sums = _mm_add_epi64(_mm_sad_epu8(counts, zero),
+		                     _mm_sad_epu8(more, zero));
 		n += (size_t)_mm_cvtsi128_si32(sums) +
 		     (size_t)_mm_cvtsi128_si32(_mm_srli_si128(sums, 8));
 	}
+#undef SCAN_EQ
 #endif
 	for (; p < end; p++)
 		n += *p == c;
@@ -88,6 +102,24 @@ static inline size_t scan_count(const char *p, const char *end, char c)
 static inline bool scan_same(const char *a, const char *b, size_t n)
 {
 	size_t i = 0;
+	if (n <= 16) { /* two loads each, the second overlapping the first */
+		uint64_t x, y, u, v;
+		uint32_t p, q, r, t;
+		if (n >= 8) {
+			memcpy(&x, a, 8), memcpy(&y, b, 8);
+			memcpy(&u, a + n - 8, 8), memcpy(&v, b + n - 8, 8);
+			return x == y && u == v;
+		}
+		if (n >= 4) {
+			memcpy(&p, a, 4), memcpy(&q, b, 4);
+			memcpy(&r, a + n - 4, 4), memcpy(&t, b + n - 4, 4);
+			return p == q && r == t;
+		}
+		for (; i < n; i++)
+			if (a[i] != b[i])
+				return false;
+		return true;
+	}
 #ifdef SCAN_SSE2
 	for (; n - i >= 16; i += 16) {
 		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(a + i));

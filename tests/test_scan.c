@@ -75,6 +75,10 @@ static void test_any_byte_and_long_counts(void **state)
 	assert_int_equal(scan_count(big, big + sizeof big, '\n'), sizeof big - 1);
 	assert_ptr_equal(scan_byte(big, big + sizeof big, 'z'), big + 12345);
 	assert_null(scan_byte(big, big, '\n'));
+	/* Around the counters' limit: a run of steps and then a tail. */
+	memset(big, '\n', sizeof big);
+	for (size_t len = 8000; len < 8300; len++)
+		assert_int_equal(scan_count(big, big + len, '\n'), len);
 }
 
 /* Equal spans of every length, and a difference at every place. */
