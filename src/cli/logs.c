@@ -29,7 +29,7 @@
 #include "summary.h"
 
 #define RESOLVED_SLOTS 256 /* a power of two */
-#define RESOLVED_MAX 240   /* longer replies are resolved each time */
+#define RESOLVED_MAX 512   /* longer replies are resolved each time */
 #define VERDICT_SLOTS 64   /* a power of two */
 #define VERDICT_MAX 2048   /* longer verdicts are rendered each time */
 
