@@ -113,7 +113,7 @@ static bool capture_room(struct out_capture *c, size_t n)
 
 static void capture_write(struct out_capture *c, const char *s, size_t n)
 {
-	if (!capture_room(c, n))
+	if (!n || !capture_room(c, n)) /* n 0: c may have no memory yet */
 		return;
 	memcpy(c->text + c->len, s, n);
 	c->len += n;
@@ -129,6 +129,8 @@ void out_capture_write(const struct out_capture *c)
 
 void out_write(const char *s, size_t n)
 {
+	if (!n) /* s may be NULL then (an empty capture) */
+		return;
 	if (capture) {
 		capture_write(capture, s, n);
 		return;
