@@ -48,9 +48,11 @@ build=$(cd "$build" && pwd)
 jobs=$(nproc 2>/dev/null || echo 2)
 
 # -O0 keeps lines and branches as written; no hardening flags (fortify
-# needs optimisation and is not what is measured here).
+# needs optimisation and is not what is measured here).  The log modes run
+# on several threads: counters updated atomically, or they race (gcov
+# then reports negative counts, which gcovr cannot read).
 cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Debug -DSMTPCODE_HARDEN=OFF \
-	-DCMAKE_C_FLAGS="--coverage -O0" \
+	-DCMAKE_C_FLAGS="--coverage -fprofile-update=atomic -O0" \
 	-DCMAKE_EXE_LINKER_FLAGS=--coverage \
 	-DCMAKE_SHARED_LINKER_FLAGS=--coverage >"$build/coverage-configure.log" 2>&1 ||
 	{ cat "$build/coverage-configure.log" >&2; exit 1; }
@@ -70,9 +72,12 @@ if [ "$tests_ok" = no ]; then
 fi
 
 # "lines: 94.6% (3385 out of 3577)" -> "94.6 3385 3577"
+# The report goes to a file of the build, never -o /dev/null: gcovr 5.2
+# checks an output by creating and then unlinking it, which as root
+# deletes /dev/null.
 summary() {
 	gcovr -r "$src" --object-directory "$build" -j "$jobs" --print-summary \
-		-o /dev/null "$@" 2>/dev/null
+		-o "$build/coverage-summary.txt" "$@" 2>/dev/null
 }
 figure() { # WHAT SUMMARY -> "PERCENT COVERED TOTAL"
 	printf '%s\n' "$2" | sed -n "s/^$1: *\([0-9.]*\)% (\([0-9]*\) out of \([0-9]*\)).*/\1 \2 \3/p"

@@ -288,8 +288,8 @@ static struct table_phrase *make_phrases(size_t nphrases,
 		char folded[UINT8_MAX + 1];
 		size_t len = strlen(t), rare = 0;
 		if (len < 3 || len > UINT8_MAX) { /* check.c refuses these */
-			fprintf(stderr, "gentable: phrase '%s' is not 3 to %d "
-			        "bytes long\n", t, UINT8_MAX);
+			fprintf(stderr, "gentable: phrase '%s' is not 3 to %u "
+			        "bytes long\n", t, (unsigned)UINT8_MAX);
 			errors++;
 			len = 0;
 		}
