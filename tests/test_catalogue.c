@@ -37,6 +37,7 @@
 
 #include <cmocka.h>
 
+#include "codes.h"
 #include "smtpcode.h"
 
 #ifndef CATALOGUE_DIR
@@ -322,32 +323,14 @@ static const char *const error_names[] = {
 	"EBASIC", "ETRAILING",
 };
 
-/* "550 5.7.1", "5.7.1", "550" or "-": the codes of a query. */
-static void codes_of(const struct smtpcode_query *q, char *buf, size_t size)
-{
-	char enh[32];
-	struct smtpcode_query e = *q;
-	if (!q->basic && !q->enhanced) {
-		snprintf(buf, size, "-");
-		return;
-	}
-	e.basic = 0;
-	smtpcode_format(&e, enh, sizeof enh);
-	if (q->basic && q->enhanced)
-		snprintf(buf, size, "%u %s", q->basic, enh);
-	else if (q->basic)
-		snprintf(buf, size, "%u", q->basic);
-	else
-		snprintf(buf, size, "%s", enh);
-}
-
 static void check_codes(const char *what, const char *cell,
                         const struct smtpcode_query *q)
 {
 	char got[64];
 	if (strcmp(cell, "*") == 0)
 		return;
-	codes_of(q, got, sizeof got);
+	if (!*codes_text(q, got, sizeof got))
+		snprintf(got, sizeof got, "-");
 	if (strcmp(got, cell) != 0)
 		fail_msg("%s: want %s, got %s", what, cell, got);
 }

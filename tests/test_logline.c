@@ -9,6 +9,7 @@
 
 #include <cmocka.h>
 
+#include "codes.h"
 #include "smtpcode.h"
 
 /* ---- Helpers ---- */
@@ -22,25 +23,6 @@ static char *exact_copy(const char *s, size_t n)
 	if (n)
 		memcpy(p, s, n);
 	return p;
-}
-
-/* "550 5.7.1", "550", "5.7.1" or "" */
-static const char *codes(const struct smtpcode_query *q, char *buf,
-                         size_t size)
-{
-	char e[32] = "";
-	if (q->enhanced) {
-		struct smtpcode_query only = *q;
-		only.basic = 0;
-		smtpcode_format(&only, e, sizeof e);
-	}
-	if (q->basic && q->enhanced)
-		snprintf(buf, size, "%u %s", q->basic, e);
-	else if (q->basic)
-		snprintf(buf, size, "%u", q->basic);
-	else
-		snprintf(buf, size, "%s", e);
-	return buf;
 }
 
 static void expect_text(const char *what, const char *line,
@@ -59,7 +41,7 @@ static void expect_code(const char *what, const char *line,
 	char buf[64];
 	if (!want)
 		want = "";
-	if (strcmp(codes(q, buf, sizeof buf), want) != 0)
+	if (strcmp(codes_text(q, buf, sizeof buf), want) != 0)
 		fail_msg("%s: got '%s', want '%s'\n  in: %s", what, buf, want,
 		         line);
 }
@@ -754,7 +736,7 @@ static void check_find(const struct find_case *c)
 	char b[64];
 
 	if (got != (c->code != NULL))
-		fail_msg("'%s': found %d (%s)", c->text, got, codes(&q, b, sizeof b));
+		fail_msg("'%s': found %d (%s)", c->text, got, codes_text(&q, b, sizeof b));
 	if (got) {
 		expect_code("code", c->text, &q, c->code);
 		expect_text("at", c->text, at, c->at);

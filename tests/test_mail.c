@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "codes.h"
 #include "smtpcode.h"
 
 #ifndef MAIL_DIR
@@ -129,22 +130,6 @@ static int parse(const char *msg, size_t len, char *work, size_t worksize,
 	return rc;
 }
 
-/* A query as a reply writes it: "550 5.1.1", "5.1.1", "554", or "". */
-static const char *code_str(const struct smtpcode_query *q, char *buf,
-                            size_t size)
-{
-	char enh[32] = "";
-	if (q->enhanced)
-		smtpcode_format(q, enh, sizeof enh);
-	if (q->basic && q->enhanced)
-		snprintf(buf, size, "%u %s", q->basic, enh);
-	else if (q->basic)
-		snprintf(buf, size, "%u", q->basic);
-	else
-		snprintf(buf, size, "%s", enh);
-	return buf;
-}
-
 static void expect_text(const char *what, struct smtpcode_text got,
                         const char *want)
 {
@@ -169,9 +154,9 @@ struct want_rcpt {
 	const char *recipient;
 	const char *action;          /* "" when absent */
 	const char *status;          /* Status: as written */
-	const char *status_code;     /* parsed, as code_str writes it */
+	const char *status_code;     /* parsed, as codes_text writes it */
 	const char *diagnostic;
-	const char *diagnostic_code; /* as code_str writes it */
+	const char *diagnostic_code; /* as codes_text writes it */
 	const char *remote_mta;
 	int needs_find_code;         /* the code is found only in mid-text */
 };
@@ -366,9 +351,9 @@ static void expect_recipient(const char *file, size_t i,
 	expect_text(what, r->status, w->status);
 	expect_text(what, r->diagnostic, w->diagnostic);
 	expect_text(what, r->remote_mta, w->remote_mta);
-	if (strcmp(code_str(&r->status_code, got, sizeof got), w->status_code))
+	if (strcmp(codes_text(&r->status_code, got, sizeof got), w->status_code))
 		fail_msg("%s: status code %s, want %s", what, got, w->status_code);
-	if (strcmp(code_str(&r->diagnostic_code, got, sizeof got), want_code))
+	if (strcmp(codes_text(&r->diagnostic_code, got, sizeof got), want_code))
 		fail_msg("%s: diagnostic code %s, want %s", what, got, want_code);
 }
 

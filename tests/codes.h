@@ -1,0 +1,14 @@
+/* A query's codes as a reply writes them, for the tests' messages. */
+#ifndef SMTPCODE_TEST_CODES_H
+#define SMTPCODE_TEST_CODES_H
+
+#include <stddef.h>
+
+#include "smtpcode.h"
+
+/* "550 5.1.1", "5.1.1", "550", or "" for a query without a code, into
+ * buf[0..size); returns buf. */
+const char *codes_text(const struct smtpcode_query *q, char *buf,
+                       size_t size);
+
+#endif
