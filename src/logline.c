@@ -130,9 +130,15 @@ static bool has_code(const struct smtpcode_query *q)
 
 /* ---- Searching ---- */
 
-/* The searches below are inline so that a needle's length is a constant
- * at each place they are used, where the compiler turns scan_same() into a
- * load or two rather than a loop per candidate. */
+/*
+ * Whether p[0..n) holds lit[0..n).  The searches below are inline so that
+ * n is a constant at each place they are used, where the compiler turns
+ * scan_same() into a load or two, rather than a call per candidate.
+ */
+static inline bool same(const char *p, const char *lit, size_t n)
+{
+	return scan_same(p, lit, n);
+}
 
 /*
  * The first needle[0..n) in [p, end), or NULL.  scan_byte() runs over
@@ -154,7 +160,7 @@ static inline const char *find(const char *p, const char *end,
 		const char *hit = scan_byte(q, last + 1, needle[k]);
 		if (!hit)
 			return NULL;
-		if (scan_same(hit - k, needle, n))
+		if (same(hit - k, needle, n))
 			return hit - k;
 		q = hit + 1;
 	}
@@ -173,7 +179,7 @@ static inline const char *find_last(const char *p, const char *end,
 	if (!p || end - p < (ptrdiff_t)n)
 		return NULL;
 	for (const char *q = end - n;; q--) {
-		if (q[k] == needle[k] && scan_same(q, needle, n))
+		if (q[k] == needle[k] && same(q, needle, n))
 			return q;
 		if (q == p)
 			return NULL;
@@ -189,7 +195,7 @@ static inline const char *find_last(const char *p, const char *end,
 static inline bool starts(const char *p, const char *end, const char *lit,
                           size_t n)
 {
-	return end - p >= (ptrdiff_t)n && scan_same(p, lit, n);
+	return end - p >= (ptrdiff_t)n && same(p, lit, n);
 }
 
 /* Just after needle in [p, end), or NULL. */
@@ -419,10 +425,9 @@ static const char *reply_after(const char *d, const char *de)
 
 	while ((c = scan_byte(c, de, ':')) != NULL) {
 		if (de - c >= 2 && c[1] == ' ') {
-			if (c - d >= 5 && scan_same(c - 5, said, 5))
+			if (c - d >= 5 && same(c - 5, said, 5))
 				return c + 2;
-			if (!first_refused && c - d >= 22 &&
-			    scan_same(c - 22, refused, 22))
+			if (!first_refused && c - d >= 22 && same(c - 22, refused, 22))
 				first_refused = c + 2;
 		}
 		c++;
@@ -514,7 +519,7 @@ static const char *field_end(const char *v, const char *end)
 static inline bool is_name(const char *p, const char *eq, const char *name,
                            size_t n)
 {
-	return (size_t)(eq - p) == n && scan_same(p, name, n);
+	return (size_t)(eq - p) == n && same(p, name, n);
 }
 #define IS_NAME(p, eq, lit) is_name((p), (eq), (lit), sizeof(lit) - 1)
 
