@@ -133,7 +133,9 @@ static bool has_code(const struct smtpcode_query *q)
 /*
  * Whether p[0..n) holds lit[0..n).  The searches below are inline so that
  * n is a constant at each place they are used, where the compiler turns
- * scan_same() into a load or two, rather than a call per candidate.
+ * scan_same() into a load or two, rather than a call per candidate.  (A
+ * function of its own: called directly, cppcheck takes the short literals
+ * here for reads past their end on scan_same()'s longer paths.)
  */
 static inline bool same(const char *p, const char *lit, size_t n)
 {
