@@ -168,7 +168,7 @@ static size_t repeat_escape(struct grow *g, const char *s, size_t n)
 static void unescape_into(struct grow *g, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		char c = s[i], b;
+		char c = s[i], b = 0;
 		if (c != '\\' || i + 1 == n) {
 			put(g, &c, 1);
 			continue;

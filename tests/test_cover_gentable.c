@@ -177,11 +177,11 @@ static int gentable(const char *out, const char *date, const char *data,
 	in_dir(d, sizeof d, "DATE");
 	in_dir(b, sizeof b, "bad.txt");
 	if (out)
-		snprintf(o, sizeof o, "%s", out);
+		argv[1] = (char *)out;
 	if (date)
-		snprintf(d, sizeof d, "%s", date);
+		argv[2] = (char *)date;
 	if (data)
-		snprintf(b, sizeof b, "%s", data);
+		argv[3] = (char *)data;
 	run(r, argv, NULL, NULL);
 	return r->status;
 }
