@@ -51,6 +51,7 @@ struct verdict {
 	struct smtpcode_query codes; /* only the codes: no text */
 	struct smtpcode_match match; /* without its count of candidates */
 	char code[32];               /* as row_of_result() writes it */
+	size_t code_len;
 	size_t len;
 	char text[VERDICT_MAX];
 };
@@ -257,6 +258,7 @@ static const struct verdict *verdict_of(struct log_ctx *c,
 	v->codes = codes;
 	v->match = m;
 	memcpy(v->code, w.code, sizeof v->code);
+	v->code_len = strlen(v->code);
 	v->len = k.len;
 	return v;
 }
@@ -299,10 +301,12 @@ static void record(struct log_ctx *c, const char *line, size_t len,
 		s->verdict = (unsigned)(v - c->verdicts);
 		s->stamp = v->stamp;
 	}
-	if (v && c->o->mode == LOG_ANNOTATE) {
-		render_annotation_with(line, len, &o, v->code, v->text, v->len);
-	} else if (v) {
-		render_record_with(format, &o, v->code, v->text, v->len);
+	if (v) {
+		struct rendered done = {v->code, v->code_len, v->text, v->len};
+		if (c->o->mode == LOG_ANNOTATE)
+			render_annotation_with(line, len, &o, &done);
+		else
+			render_record_with(format, &o, &done);
 	} else {
 		struct row w;
 		row_of_result(&w, r, NULL);

@@ -55,6 +55,12 @@ static inline void copy_bytes(char *d, const char *s, size_t n)
 		}
 		memcpy(&b, s + n - 8, 8);
 		memcpy(d + n - 8, &b, 8);
+	} else if (n >= 4) {
+		uint32_t c, e;
+		memcpy(&c, s, 4);
+		memcpy(&e, s + n - 4, 4);
+		memcpy(d, &c, 4);
+		memcpy(d + n - 4, &e, 4);
 	} else {
 		for (size_t i = 0; i < n; i++)
 			d[i] = s[i];
@@ -86,14 +92,20 @@ void sink_number(struct sink *k, unsigned long v);
  * from "code" on, closing brace and newline included. */
 void render_record_verdict(enum record_format format, const struct row *w,
                            struct sink *k);
-/* A record whose verdict is verdict[0..n), as render_record_verdict()
- * made it for the same format; code is w->code for that verdict. */
+/* A verdict as render_record_verdict() made it, and the code it is for
+ * (w->code). */
+struct rendered {
+	const char *code;
+	size_t code_len;
+	const char *text;
+	size_t len;
+};
+/* A record whose verdict was rendered before, for the same format. */
 void render_record_with(enum record_format format, const struct origin *o,
-                        const char *code, const char *verdict, size_t n);
+                        const struct rendered *v);
 /* The same for --annotate: the line, then "  => " and the verdict. */
 void render_annotation_with(const char *line, size_t len,
-                            const struct origin *o, const char *code,
-                            const char *verdict, size_t n);
+                            const struct origin *o, const struct rendered *v);
 /* A record's JSON object up to its verdict (render_record_verdict()). */
 void json_origin(const struct origin *o, struct sink *k);
 /* The verdict members of a record's JSON object, into k. */

@@ -15,6 +15,7 @@
 #include "logs.h"
 #include "output.h"
 #include "render.h"
+#include "scan.h"
 
 /* Whether the 8 bytes at s are all printable ASCII, tested at once (the
  * classic "a byte below n" and "a byte above n" tests on a word, exact
@@ -30,13 +31,16 @@ static bool printable8(const char *s)
 static bool printable(const char *s, size_t n)
 {
 	size_t i = 0;
-	for (; n - i >= 8; i += 8)
+	if (n < 8) {
+		for (; i < n; i++)
+			if (s[i] < 0x20 || s[i] > 0x7e)
+				return false;
+		return true;
+	}
+	for (; n - i > 8; i += 8)
 		if (!printable8(s + i))
 			return false;
-	for (; i < n; i++)
-		if (s[i] < 0x20 || s[i] > 0x7e)
-			return false;
-	return true;
+	return printable8(s + n - 8); /* the last word, overlapping */
 }
 
 /*
@@ -93,12 +97,13 @@ static void verdict(const struct row *w, struct sink *k)
 	}
 }
 
-/* The MTA's own dsn= when it says something else than the reply's code. */
-static void dsn_note(struct sink *k, const struct origin *o, const char *code)
+/* The MTA's own dsn= when it says something else than the reply's code
+ * (code[0..code_len)). */
+static void dsn_note(struct sink *k, const struct origin *o, const char *code,
+                     size_t code_len)
 {
 	if (o->dsn.len && strcmp(o->verdict_from, "dsn") != 0 &&
-	    (o->dsn.len != strlen(code) ||
-	     memcmp(o->dsn.s, code, o->dsn.len) != 0)) {
+	    (o->dsn.len != code_len || !scan_same(o->dsn.s, code, code_len))) {
 		SINK_LITERAL(k, "; dsn=");
 		put_text(k, o->dsn);
 	}
@@ -128,13 +133,35 @@ void render_record_verdict(enum record_format format, const struct row *w,
 	}
 }
 
+/*
+ * A record's file name, escaped.  It is the same for every record of a
+ * file: its length and whether it needs escaping are found once per file
+ * (per thread: the log modes render on several), not once per record.
+ */
+static void file_name(struct sink *k, const char *file)
+{
+	static _Thread_local const char *last;
+	static _Thread_local size_t len;
+	static _Thread_local bool plain;
+
+	if (file != last) {
+		len = strlen(file);
+		plain = printable(file, len);
+		last = file;
+	}
+	if (k && plain)
+		sink_write(k, file, len);
+	else
+		escaped(k, file, len);
+}
+
 /* "FILE:LINE: " (logs) or "FILE: recipient N: " (messages), TSV's
  * "FILE\tLINE\t" or "FILE\t#INDEX\t", then the recipient (and for TSV
  * its domain). */
 static void record_origin(enum record_format format, const struct origin *o,
                           struct sink *k)
 {
-	escaped(k, o->file, strlen(o->file));
+	file_name(k, o->file);
 	if (format == RECORD_TSV) {
 		SINK_LITERAL(k, "\t");
 		if (o->index >= 0)
@@ -160,16 +187,15 @@ static void record_origin(enum record_format format, const struct origin *o,
 
 /* A record: its origin, its verdict, and for text the dsn note. */
 static void record_with(enum record_format format, const struct origin *o,
-                        const char *code, const char *verdict_text, size_t n,
-                        struct sink *k)
+                        const struct rendered *v, struct sink *k)
 {
 	if (format == RECORD_JSON)
 		json_origin(o, k);
 	else
 		record_origin(format, o, k);
-	sink_write(k, verdict_text, n);
+	sink_write(k, v->text, v->len);
 	if (format == RECORD_TEXT) {
-		dsn_note(k, o, code);
+		dsn_note(k, o, v->code, v->code_len);
 		SINK_LITERAL(k, "\n");
 	}
 }
@@ -183,40 +209,38 @@ static void record_with(enum record_format format, const struct origin *o,
 #define RECORD_ROOM 8192
 
 void render_record_with(enum record_format format, const struct origin *o,
-                        const char *code, const char *verdict_text, size_t n)
+                        const struct rendered *v)
 {
 	struct sink k = {out_reserve(RECORD_ROOM), 0, RECORD_ROOM, false};
 
 	if (k.text)
-		record_with(format, o, code, verdict_text, n, &k);
+		record_with(format, o, v, &k);
 	if (!k.text || k.full)
-		record_with(format, o, code, verdict_text, n, NULL);
+		record_with(format, o, v, NULL);
 	else
 		out_commit(k.len);
 }
 
 static void annotation_with(const char *line, size_t len,
-                            const struct origin *o, const char *code,
-                            const char *verdict_text, size_t n,
+                            const struct origin *o, const struct rendered *v,
                             struct sink *k)
 {
 	escaped(k, line, len);
 	SINK_LITERAL(k, "\n  => ");
-	sink_write(k, verdict_text, n);
-	dsn_note(k, o, code);
+	sink_write(k, v->text, v->len);
+	dsn_note(k, o, v->code, v->code_len);
 	SINK_LITERAL(k, "\n");
 }
 
 void render_annotation_with(const char *line, size_t len,
-                            const struct origin *o, const char *code,
-                            const char *verdict_text, size_t n)
+                            const struct origin *o, const struct rendered *v)
 {
 	struct sink k = {out_reserve(RECORD_ROOM), 0, RECORD_ROOM, false};
 
 	if (k.text)
-		annotation_with(line, len, o, code, verdict_text, n, &k);
+		annotation_with(line, len, o, v, &k);
 	if (!k.text || k.full)
-		annotation_with(line, len, o, code, verdict_text, n, NULL);
+		annotation_with(line, len, o, v, NULL);
 	else
 		out_commit(k.len);
 }
@@ -229,7 +253,7 @@ void render_annotation(const char *line, size_t len, const struct row *w)
 		return;
 	SINK_LITERAL(NULL, "  => ");
 	verdict(w, NULL);
-	dsn_note(NULL, w->origin, w->code);
+	dsn_note(NULL, w->origin, w->code, strlen(w->code));
 	SINK_LITERAL(NULL, "\n");
 }
 
@@ -242,7 +266,7 @@ void render_record(enum record_format format, const struct row *w)
 	record_origin(format, w->origin, NULL);
 	render_record_verdict(format, w, NULL);
 	if (format == RECORD_TEXT) {
-		dsn_note(NULL, w->origin, w->code);
+		dsn_note(NULL, w->origin, w->code, strlen(w->code));
 		SINK_LITERAL(NULL, "\n");
 	}
 }
