@@ -4,10 +4,11 @@
  *
  * Speed.  This runs over hundreds of megabytes of logs, so a line is never
  * walked byte by byte with function calls.  Each layout is recognised by a
- * marker found with find(), which runs scan_byte() over the marker's rarest
- * byte and compares the rest only at its hits (inline, where the needle's
- * length is a constant); each marker is looked for once, and one that
- * sits at the end of its text is looked for from the end.  The few
+ * marker found with find(), which runs scan_pair() over two of the
+ * marker's rarest bytes and compares the rest only at their hits (inline,
+ * where the needle's length is a constant); each marker is looked for
+ * once, and one that sits at the end of its text is looked for from the
+ * end.  The few
  * per-byte loops left only cross short tokens (a field's name, a status
  * word, a host name).  The usual shapes of a reply ("452 4.3.1 text") and
  * of a dsn= field ("4.3.1") are read in place; any other goes to
@@ -143,29 +144,27 @@ static inline bool same(const char *p, const char *lit, size_t n)
 }
 
 /*
- * The first needle[0..n) in [p, end), or NULL.  scan_byte() runs over
- * needle[k], which the caller picks as the needle's rarest byte in logs
- * (the '*' of " ** ", the 'j' of "reject"), so the comparisons are few.
+ * The first needle[0..n) in [p, end), or NULL.  scan_pair() runs over
+ * needle[k] and needle[j] (k < j) together, which the caller picks as the
+ * pair of the needle's bytes least often found so placed in logs (the ':'
+ * and '=' of ": to=", the two '*' of " ** "), so the comparisons are few.
  * (memmem() is neither C11 nor POSIX.1-2008, and cannot be told which
- * byte is rare.)
+ * bytes are rare.)
  */
 static inline const char *find(const char *p, const char *end,
-                               const char *needle, size_t n, size_t k)
+                               const char *needle, size_t n, size_t k,
+                               size_t j)
 {
-	const char *q, *last;
+	const char *hit;
 
 	if (!p || end - p < (ptrdiff_t)n)
 		return NULL;
-	q = p + k;
-	last = end - n + k; /* the last place needle[k] can be */
-	while (q <= last) {
-		const char *hit = scan_byte(q, last + 1, needle[k]);
-		if (!hit)
-			return NULL;
+	/* needle[k] at x: the needle starts at x - k and ends by end. */
+	for (p += k; (hit = scan_pair(p, end - n + j + 1, needle[k], needle[j],
+	                              j - k)) != NULL;
+	     p = hit + 1)
 		if (same(hit - k, needle, n))
 			return hit - k;
-		q = hit + 1;
-	}
 	return NULL;
 }
 
@@ -189,7 +188,8 @@ static inline const char *find_last(const char *p, const char *end,
 }
 
 /* For string literals: the needle's length is known at compile time. */
-#define FIND(p, end, lit, k) find((p), (end), (lit), sizeof(lit) - 1, (k))
+#define FIND(p, end, lit, k, j) \
+	find((p), (end), (lit), sizeof(lit) - 1, (k), (j))
 #define FIND_LAST(p, end, lit, k) \
 	find_last((p), (end), (lit), sizeof(lit) - 1, (k))
 #define STARTS(p, end, lit) starts((p), (end), (lit), sizeof(lit) - 1)
@@ -202,12 +202,14 @@ static inline bool starts(const char *p, const char *end, const char *lit,
 
 /* Just after needle in [p, end), or NULL. */
 static inline const char *after(const char *p, const char *end,
-                                const char *needle, size_t n, size_t k)
+                                const char *needle, size_t n, size_t k,
+                                size_t j)
 {
-	const char *hit = find(p, end, needle, n, k);
+	const char *hit = find(p, end, needle, n, k, j);
 	return hit ? hit + n : NULL;
 }
-#define AFTER(p, end, lit, k) after((p), (end), (lit), sizeof(lit) - 1, (k))
+#define AFTER(p, end, lit, k, j) \
+	after((p), (end), (lit), sizeof(lit) - 1, (k), (j))
 
 /* ---- Codes in free text (the policy is at the top of this file) ---- */
 
@@ -305,10 +307,10 @@ bool smtpcode_find_code(const char *s, size_t len, struct smtpcode_query *q,
 	if (!s)
 		return false;
 	end = s + len;
-	/* Every enhanced code has a dot after its class digit: look at dots
-	 * only. */
+	/* Every enhanced code has a dot after its class digit and another
+	 * after its subject digit: look at such pairs of dots only. */
 	while (end - dot > 1 &&
-	       (dot = scan_byte(dot + 1, end, '.')) != NULL) {
+	       (dot = scan_pair(dot + 1, end, '.', '.', 2)) != NULL) {
 		const char *c = dot - 1, *from;
 		size_t n = enhanced_length(c, end);
 		if (n == 0 || glued_right(c + n, end))
@@ -408,7 +410,7 @@ static void take_recipient(struct smtpcode_logline *l, const char *a,
 static void postfix_stage(struct smtpcode_logline *l, const char *p,
                           const char *end)
 {
-	const char *e = FIND(p, end, " command", 1);
+	const char *e = FIND(p, end, " command", 1, 7);
 	if (!e)
 		e = scan_byte(p, end, ')');
 	l->stage = span(p, e ? e : end);
@@ -485,7 +487,7 @@ static void sendmail_stat(struct smtpcode_logline *l, const char *v,
                           const char *end)
 {
 	const char *colon = scan_byte(v, end, ':');
-	const char *paren = FIND(v, colon ? colon : end, " (", 1);
+	const char *paren = FIND(v, colon ? colon : end, " (", 0, 1);
 
 	l->format = SMTPCODE_LOG_SENDMAIL;
 	if (paren) {
@@ -515,7 +517,7 @@ static const char *field_end(const char *v, const char *end)
 			return NULL;
 		from = gt + 1;
 	}
-	return FIND(from, end, ", ", 0);
+	return FIND(from, end, ", ", 0, 1);
 }
 
 static inline bool is_name(const char *p, const char *eq, const char *name,
@@ -577,7 +579,7 @@ static const char *name_end(const char *p, const char *end)
 static bool parse_delivery(struct smtpcode_logline *l, const char *s,
                            const char *end)
 {
-	const char *p = FIND(s, end, ": to=", 4);
+	const char *p = FIND(s, end, ": to=", 0, 4);
 
 	if (!p)
 		return false;
@@ -627,21 +629,35 @@ static bool is_exim_id(const char *a, const char *b)
 	       part[2] >= 2 && part[2] <= 4;
 }
 
-/* The marker (" ** " or " == ") at its first place after a message ID. */
-static const char *exim_marker(const char *s, const char *end,
-                               const char *marker)
+/* Whether a marker at m follows a message ID. */
+static bool after_exim_id(const char *s, const char *m)
 {
-	const char *m = s;
+	const char *w = m;
+	while (w > s && m - w < 24 && w[-1] != ' ')
+		w--;
+	return (w == s || w[-1] == ' ') && is_exim_id(w, m);
+}
 
-	while ((m = find(m, end, marker, 4, 1)) != NULL) {
-		const char *w = m;
-		while (w > s && m - w < 24 && w[-1] != ' ')
-			w--;
-		if ((w == s || w[-1] == ' ') && is_exim_id(w, m))
-			return m;
-		m++;
+/* The first " ** " after a message ID, else the first " == " after one
+ * (*bounce tells which), else NULL: both looked for in one pass. */
+static const char *exim_marker(const char *s, const char *end, bool *bounce)
+{
+	const char *d = s + 1, *deferral = NULL;
+
+	while ((d = scan_doubled(d, end - 2, '*', '=')) != NULL) {
+		const char *m = d - 1;
+		if (m[0] == ' ' && d[2] == ' ' && after_exim_id(s, m)) {
+			if (*d == '*') {
+				*bounce = true;
+				return m;
+			}
+			if (!deferral)
+				deferral = m;
+		}
+		d++;
 	}
-	return NULL;
+	*bounce = false;
+	return deferral;
 }
 
 /* An Exim host: "mx.example.com [192.0.2.5]", with ":port" if written. */
@@ -675,11 +691,11 @@ static void exim_after(struct smtpcode_logline *l, const char *p,
 		return;
 	}
 	l->stage = span(p, colon);
-	r = AFTER(colon, end, ": ", 0);
+	r = AFTER(colon, end, ": ", 0, 1);
 	if (r && STARTS(r, end, "host ")) {
 		if (!l->relay.len)
 			l->relay = exim_host(r + 5, end);
-		r = AFTER(r, end, ": ", 0);
+		r = AFTER(r, end, ": ", 0, 1);
 	}
 	if (r)
 		take_reply(l, r, end);
@@ -689,10 +705,10 @@ static bool parse_exim(struct smtpcode_logline *l, const char *s,
                        const char *end)
 {
 	static const char failed[] = "failed", deferred[] = "deferred";
-	const char *m = exim_marker(s, end, " ** "), *rcpt, *tail, *aft, *h;
-	bool bounce = m != NULL;
+	bool bounce;
+	const char *m = exim_marker(s, end, &bounce), *rcpt, *tail, *aft, *h;
 
-	if (!m && (m = exim_marker(s, end, " == ")) == NULL)
+	if (!m)
 		return false;
 	l->format = SMTPCODE_LOG_EXIM;
 	/* The line writes only the marker: these two words are the one
@@ -707,8 +723,8 @@ static bool parse_exim(struct smtpcode_logline *l, const char *s,
 	/* "** x@y: Unrouteable address": the colon is not the address's. */
 	take_recipient(l, rcpt, tail > rcpt && tail[-1] == ':' ? tail - 1 : tail);
 
-	aft = FIND(tail, end, " after ", 2);
-	h = FIND(tail, aft ? aft : end, " H=", 2);
+	aft = FIND(tail, end, " after ", 1, 2);
+	h = FIND(tail, aft ? aft : end, " H=", 1, 2);
 	if (h)
 		l->relay = exim_host(h + 3, aft ? aft : end);
 	if (aft)
@@ -729,7 +745,7 @@ static const char *reject_word(const char *s, const char *end,
 {
 	const char *r = s;
 
-	while ((r = FIND(r, end, "reject", 2)) != NULL) {
+	while ((r = FIND(r, end, "reject", 2, 3)) != NULL) {
 		const char *w = r, *e = r + 6;
 		if (STARTS(e, end, "_warning"))
 			e += sizeof "_warning" - 1;
@@ -753,7 +769,7 @@ static const char *reject_meta(const char *p, const char *end)
 {
 	const char *hit, *meta = NULL;
 
-	while ((hit = FIND(p, end, "; ", 0)) != NULL) {
+	while ((hit = FIND(p, end, "; ", 0, 1)) != NULL) {
 		const char *n = hit + 2;
 		if (STARTS(n, end, "from=<") || STARTS(n, end, "to=<") ||
 		    STARTS(n, end, "proto=") || STARTS(n, end, "helo=<"))
@@ -791,7 +807,7 @@ static bool parse_reject(struct smtpcode_logline *l, const char *s,
 	if (is_command_word(msg, sp) && STARTS(sp, end, " from ")) {
 		/* smtpd, postscreen, milters: "RCPT from client: REPLY; meta". */
 		const char *client = sp + sizeof " from " - 1;
-		const char *ce = FIND(client, meta ? meta : end, ": ", 0);
+		const char *ce = FIND(client, meta ? meta : end, ": ", 0, 1);
 		if (ce) {
 			l->relay = span(client, ce);
 			take_reply(l, ce + 2, meta ? meta : end);
@@ -799,7 +815,7 @@ static bool parse_reject(struct smtpcode_logline *l, const char *s,
 	} else if (meta) {
 		/* cleanup: "header X: y from client; meta: REPLY". */
 		const char *from = FIND_LAST(sp, meta, " from ", 1);
-		const char *r = AFTER(meta, end, ": ", 0);
+		const char *r = AFTER(meta, end, ": ", 0, 1);
 		if (from)
 			l->relay = span(from + sizeof " from " - 1, meta);
 		if (r)
@@ -807,7 +823,7 @@ static bool parse_reject(struct smtpcode_logline *l, const char *s,
 	} else {
 		take_reply(l, sp, end);
 	}
-	if (meta && (t = AFTER(meta, end, "to=<", 3)) != NULL) {
+	if (meta && (t = AFTER(meta, end, "to=<", 2, 3)) != NULL) {
 		const char *gt = scan_byte(t, end, '>');
 		take_recipient(l, t, gt ? gt : end);
 	}

@@ -60,6 +60,86 @@ static inline const char *scan_byte(const char *p, const char *end, char c)
 	return NULL;
 }
 
+/*
+ * The first x in [p, end) with x[0] == a and x[d] == b (d >= 1, x + d <
+ * end), or NULL: a marker found by two of its bytes at once (": to=" by
+ * its ':' and '=', " == " by its two '='), so that the many places where
+ * only one of them is ("from=", "10:00:00") cost nothing.
+ */
+static inline const char *scan_pair(const char *p, const char *end, char a,
+                                    char b, size_t d)
+{
+	if (end - p <= (ptrdiff_t)d)
+		return NULL;
+	end -= d; /* x < end from here on */
+#ifdef SCAN_SSE2
+	if (end - p >= 16) {
+		const __m128i pa = _mm_set1_epi8(a), pb = _mm_set1_epi8(b);
+		const char *q = p;
+		unsigned hits;
+#define SCAN_PAIR_AT(at)                                                  \
+	((unsigned)_mm_movemask_epi8(_mm_and_si128(                       \
+	    _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(at)), pa), \
+	    _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)((at) + d)), pb))))
+		for (; end - q >= 16; q += 16)
+			if ((hits = SCAN_PAIR_AT(q)) != 0)
+				return q + __builtin_ctz(hits);
+		if (q == end)
+			return NULL;
+		/* The last sixteen places, overlapping those already seen:
+		 * their bits are shifted out. */
+		hits = SCAN_PAIR_AT(end - 16) >> (16 - (unsigned)(end - q));
+#undef SCAN_PAIR_AT
+		return hits ? q + __builtin_ctz(hits) : NULL;
+	}
+#endif
+	for (; p < end; p++)
+		if (p[0] == a && p[d] == b)
+			return p;
+	return NULL;
+}
+
+#ifdef SCAN_SSE2
+/* Bit i set when at[i] == at[i + 1] and is a or b (17 bytes read). */
+static inline unsigned scan_doubled16(const char *at, __m128i a, __m128i b)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)at);
+	__m128i y = _mm_loadu_si128((const __m128i *)(const void *)(at + 1));
+	return (unsigned)_mm_movemask_epi8(_mm_and_si128(
+	    _mm_cmpeq_epi8(x, y),
+	    _mm_or_si128(_mm_cmpeq_epi8(x, a), _mm_cmpeq_epi8(x, b))));
+}
+#endif
+
+/* The first x in [p, end) with x[0] == x[1] == a or x[0] == x[1] == b
+ * (x + 1 < end), or NULL: the doubled byte of Exim's " ** " and " == ",
+ * both found in one pass. */
+static inline const char *scan_doubled(const char *p, const char *end, char a,
+                                       char b)
+{
+	if (end - p < 2)
+		return NULL;
+	end--; /* x < end from here on */
+#ifdef SCAN_SSE2
+	if (end - p >= 16) {
+		const __m128i pa = _mm_set1_epi8(a), pb = _mm_set1_epi8(b);
+		const char *q = p;
+		unsigned hits;
+		for (; end - q >= 16; q += 16)
+			if ((hits = scan_doubled16(q, pa, pb)) != 0)
+				return q + __builtin_ctz(hits);
+		if (q == end)
+			return NULL;
+		hits = scan_doubled16(end - 16, pa, pb) >> (16 - (unsigned)(end - q));
+		return hits ? q + __builtin_ctz(hits) : NULL;
+	}
+#endif
+	for (; p < end; p++)
+		if (p[0] == p[1] && (p[0] == a || p[0] == b))
+			return p;
+	return NULL;
+}
+
 /* How many c there are in [p, end). */
 static inline size_t scan_count(const char *p, const char *end, char c)
 {

@@ -81,6 +81,75 @@ static void test_any_byte_and_long_counts(void **state)
 		assert_int_equal(scan_count(big, big + len, '\n'), len);
 }
 
+static const char *naive_pair(const char *p, const char *end, char a, char b,
+                              size_t d)
+{
+	for (; end - p > (ptrdiff_t)d; p++)
+		if (p[0] == a && p[d] == b)
+			return p;
+	return NULL;
+}
+
+/* Pairs at every place of spans of every length, for several distances,
+ * among decoys (an a without its b, a b without its a), from several
+ * starts; each span alone in its allocation. */
+static void test_pair(void **state)
+{
+	static const size_t ds[] = {1, 2, 4, 7};
+	(void)state;
+	for (size_t k = 0; k < sizeof ds / sizeof *ds; k++) {
+		size_t d = ds[k];
+		for (size_t len = 0; len <= 80; len++) {
+			for (size_t at = 0; at <= len; at++) {
+				char *s = malloc(len ? len : 1);
+				assert_non_null(s);
+				for (size_t i = 0; i < len; i++) /* decoys */
+					s[i] = i % 11 == 3 ? ':' : i % 13 == 5 ? '=' : 'x';
+				if (at + d < len) {
+					s[at] = ':';
+					s[at + d] = '=';
+				}
+				for (size_t from = 0; from <= len; from += 3)
+					assert_ptr_equal(
+					    scan_pair(s + from, s + len, ':', '=', d),
+					    naive_pair(s + from, s + len, ':', '=', d));
+				free(s);
+			}
+		}
+	}
+}
+
+static const char *naive_doubled(const char *p, const char *end, char a,
+                                 char b)
+{
+	for (; end - p > 1; p++)
+		if (p[0] == p[1] && (p[0] == a || p[0] == b))
+			return p;
+	return NULL;
+}
+
+/* A doubled byte (either of two) at every place, among single ones and
+ * doubled others, from several starts. */
+static void test_doubled(void **state)
+{
+	(void)state;
+	for (size_t len = 0; len <= 80; len++) {
+		for (size_t at = 0; at <= len; at++) {
+			char *s = malloc(len ? len : 1);
+			assert_non_null(s);
+			for (size_t i = 0; i < len; i++) /* decoys */
+				s[i] = i % 7 == 2 ? '*' : i % 11 < 2 ? '-' : 'x';
+			if (at + 1 < len)
+				s[at] = s[at + 1] = at % 2 ? '*' : '=';
+			for (size_t from = 0; from <= len; from += 3)
+				assert_ptr_equal(
+				    scan_doubled(s + from, s + len, '*', '='),
+				    naive_doubled(s + from, s + len, '*', '='));
+			free(s);
+		}
+	}
+}
+
 /* Equal spans of every length, and a difference at every place. */
 static void test_same(void **state)
 {
@@ -107,6 +176,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_place),
 		cmocka_unit_test(test_any_byte_and_long_counts),
+		cmocka_unit_test(test_pair),
+		cmocka_unit_test(test_doubled),
 		cmocka_unit_test(test_same),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
