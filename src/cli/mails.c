@@ -11,6 +11,7 @@
 #include "input.h"
 #include "logs.h"
 #include "mails.h"
+#include "memo.h"
 #include "output.h"
 #include "render.h"
 
@@ -198,9 +199,11 @@ int read_mails(const struct mail_options *o, int nfiles, char **files)
 		files = stdin_only;
 	}
 	struct buffers b = {NULL, NULL, 0, 0};
+	memo_on(); /* each code explained in full once, copied after that */
 	for (int i = 0; i < nfiles; i++)
 		if (read_mail(files[i], o, &b) != 0)
 			status = -1;
+	memo_off();
 	free(b.msg);
 	free(b.work);
 	return status;

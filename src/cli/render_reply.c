@@ -2,10 +2,12 @@
  * A lookup as a person reads it: for a reply, how its codes fit, its text
  * and its provider; then the entry that answers it.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "layout.h"
+#include "memo.h"
 #include "output.h"
 #include "render.h"
 
@@ -95,52 +97,135 @@ static void match_lines(const struct smtpcode_result *r, const char *code)
 	text_line("Rule", line);
 }
 
-/* What the codes of a reply say together, the reply's own text, and its
- * provider; nothing for a lone code. */
-static void reply_header(const struct smtpcode_result *r, const char *input)
+/* Whether the reply has anything to say besides its entry: nothing for a
+ * lone code. */
+static bool has_header(const struct smtpcode_result *r)
 {
 	const struct smtpcode_query *q = &r->query;
-	const struct smtpcode_match *m = &r->match;
-	int pair = q->basic && q->enhanced;
+	return (q->basic && q->enhanced) || q->text_len || r->match.provider ||
+	       r->match.how != SMTPCODE_MATCH_NONE;
+}
+
+/* The top of the header: what the codes of a reply say together. */
+static void header_top(const void *arg)
+{
+	const struct smtpcode_result *r = arg;
+	const struct smtpcode_query *q = &r->query;
 	char code[16];
 
-	if (!pair && !q->text_len && !m->provider && m->how == SMTPCODE_MATCH_NONE)
-		return;
 	smtpcode_format(q, code, sizeof code);
-	if (pair)
+	if (q->basic && q->enhanced)
 		out_printf("%u %s  reply\n", q->basic, code);
 	else if (q->text_len)
 		out_printf("%s  reply\n", code);
 	else
-		out_printf("%s  as %s uses it\n", code, text(m->provider,
+		out_printf("%s  as %s uses it\n", code, text(r->match.provider,
 		                                            SMTPCODE_NAME));
-	if (pair)
+	if (q->basic && q->enhanced)
 		pairing_line(r);
-	if (q->text_len)
-		out_para_untrusted("  Reply text ", LABEL_WIDTH,
-		                   input + q->text_off, q->text_len);
+}
+
+/* What follows the reply's text: its provider and how its entry was
+ * picked. */
+static void header_rule(const void *arg)
+{
+	const struct smtpcode_result *r = arg;
+	char code[16];
+
+	smtpcode_format(&r->query, code, sizeof code);
 	match_lines(r, code);
 	out_str("\n");
+}
+
+static void entry_out(const void *arg)
+{
+	render_entry(arg);
+}
+
+static void topic_out(const void *arg)
+{
+	const struct smtpcode_result *r = arg;
+	render_topic(r->enhanced, &r->query);
+}
+
+static void inferred_out(const void *arg)
+{
+	const struct smtpcode_result *r = arg;
+	char code[16];
+
+	smtpcode_format(&r->query, code, sizeof code);
+	render_inferred(code, r);
+}
+
+/*
+ * What render_text() writes depends on the reply's own text in its
+ * "Reply text" line only.  The rest is kept by memo.c, in parts: the
+ * header's lines before and after that line, under the words of
+ * text_key(), which hold the codes and everything they resolved to; and
+ * the entry that answers them, which depends on the entry alone.
+ */
+enum part { PART_TOP, PART_RULE, PART_ENTRY, PART_TOPIC, PART_INFERRED };
+
+/* The codes of r and all it resolved to, as words: key[0..MEMO_WORDS),
+ * key[0] left for the part; returns how many. */
+static size_t text_key(const struct smtpcode_result *r, uint64_t *key)
+{
+	const struct smtpcode_query *q = &r->query;
+	const struct smtpcode_match *m = &r->match;
+	const void *const pointers[] = {r->basic, r->enhanced, r->topic, r->cls,
+	                                r->subject, m->provider, m->marker,
+	                                m->entry, m->phrase};
+	size_t n = 0;
+
+	key[n++] = 0;
+	key[n++] = q->basic;
+	key[n++] = q->enhanced;
+	key[n++] = q->cls;
+	key[n++] = q->subject;
+	key[n++] = q->detail;
+	key[n++] = q->text_len != 0;
+	key[n++] = (uint64_t)r->pairing;
+	key[n++] = (uint64_t)m->how;
+	key[n++] = m->given;
+	key[n++] = m->candidates;
+	for (size_t i = 0; i < sizeof pointers / sizeof *pointers; i++)
+		key[n++] = (uint64_t)(uintptr_t)pointers[i];
+	return n;
+}
+
+/* The entry that answers r: a provider's entry picked by the reply, else
+ * the enhanced code's (for a class-independent code, what each class of
+ * it means), else the basic code's; what the digits tell of a code the
+ * table lacks. */
+static void answer(const struct smtpcode_result *r, uint64_t *key, size_t n)
+{
+	const struct smtpcode_query *q = &r->query;
+	const struct smtpcode_entry *e = r->match.entry ? r->match.entry
+	                               : q->enhanced ? r->enhanced : r->basic;
+
+	if (e && (r->match.entry || !q->enhanced || q->cls != 0)) {
+		uint64_t entry_key[2] = {PART_ENTRY, (uint64_t)(uintptr_t)e};
+		memo_out(entry_key, 2, entry_out, e);
+		return;
+	}
+	key[0] = e ? PART_TOPIC : PART_INFERRED;
+	memo_out(key, n, e ? topic_out : inferred_out, r);
 }
 
 void render_text(const struct smtpcode_result *r, const char *input)
 {
 	const struct smtpcode_query *q = &r->query;
-	char code[16];
+	uint64_t key[MEMO_WORDS];
+	size_t n = text_key(r, key);
 
-	smtpcode_format(q, code, sizeof code);
-	reply_header(r, input);
-	if (r->match.entry)
-		render_entry(r->match.entry);
-	else if (q->enhanced && r->enhanced && q->cls == 0)
-		render_topic(r->enhanced, q);
-	else if (q->enhanced && r->enhanced)
-		render_entry(r->enhanced);
-	else if (q->enhanced)
-		render_inferred(code, r);
-	else if (r->basic)
-		render_entry(r->basic);
-	else
-		render_inferred(code, r);
+	if (has_header(r)) {
+		key[0] = PART_TOP;
+		memo_out(key, n, header_top, r);
+		if (q->text_len)
+			out_para_untrusted("  Reply text ", LABEL_WIDTH,
+			                   input + q->text_off, q->text_len);
+		key[0] = PART_RULE;
+		memo_out(key, n, header_rule, r);
+	}
+	answer(r, key, n);
 }
-

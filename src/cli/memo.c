@@ -1,0 +1,125 @@
+/*
+ * Output that repeats, rendered once and copied after.  A folder of
+ * bounces explains the same few codes over and over, each in full (the
+ * verdict, the meaning, causes, fixes...): rendering a code's explanation
+ * wraps and escapes a few kilobytes of the table's text, copying it is
+ * one memcpy().  Output is captured (output.h) the first time, kept under
+ * its key, and written from memory after that.
+ *
+ * The cache is small and of fixed size, so memory stays flat however
+ * many messages are read.  A key may sit in WAYS slots in a row from its
+ * hash, so that a few keys whose hashes collide do not keep evicting each
+ * other; a new key takes a free one of them, else one its hash picks.  A
+ * collision costs a render, never a wrong answer: keys are compared whole.
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hash.h"
+#include "memo.h"
+#include "output.h"
+
+#define MEMO_SLOTS 512 /* a power of two */
+#define WAYS 4
+#define MEMO_MAX 16384 /* longer output is rendered each time */
+
+/* A key and its output, in one block: the key's words, then the text. */
+struct slot {
+	uint64_t hash;
+	size_t words; /* 0: the slot is free */
+	size_t len;
+	uint64_t *block;
+};
+
+static struct slot slots[MEMO_SLOTS];
+static struct out_capture scratch; /* where output is rendered first */
+static bool on;
+
+void memo_on(void)
+{
+	on = true;
+}
+
+void memo_off(void)
+{
+	for (size_t i = 0; i < MEMO_SLOTS; i++) {
+		free(slots[i].block);
+		slots[i] = (struct slot){0, 0, 0, NULL};
+	}
+	out_capture_free(&scratch);
+	on = false;
+}
+
+static uint64_t key_hash(const uint64_t *key, size_t n)
+{
+	uint64_t h = n;
+	for (size_t i = 0; i < n; i++)
+		h = mix(h ^ key[i]);
+	return h;
+}
+
+/* Whether s holds key[0..n) (h its hash).  Word by word: musl's
+ * memcmp() goes byte by byte. */
+static bool holds(const struct slot *s, uint64_t h, const uint64_t *key,
+                  size_t n)
+{
+	if (s->words != n || s->hash != h)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (s->block[i] != key[i])
+			return false;
+	return true;
+}
+
+/* Where a key of hash h that is not kept goes. */
+static struct slot *victim(uint64_t h)
+{
+	for (size_t i = 0; i < WAYS; i++)
+		if (!slots[(h + i) & (MEMO_SLOTS - 1)].words)
+			return &slots[(h + i) & (MEMO_SLOTS - 1)];
+	return &slots[(h + (h >> 60) % WAYS) & (MEMO_SLOTS - 1)];
+}
+
+/* The scratch output kept in s under key[0..n); when memory is short it
+ * is not, and is rendered again next time. */
+static void keep(struct slot *s, uint64_t h, const uint64_t *key, size_t n)
+{
+	uint64_t *block;
+	if (scratch.failed || scratch.len > MEMO_MAX ||
+	    !(block = malloc(n * sizeof *key + scratch.len)))
+		return;
+	memcpy(block, key, n * sizeof *key);
+	if (scratch.len) /* scratch.text may be NULL then */
+		memcpy(block + n, scratch.text, scratch.len);
+	free(s->block);
+	s->hash = h;
+	s->words = n;
+	s->len = scratch.len;
+	s->block = block;
+}
+
+void memo_out(const uint64_t *key, size_t n, void (*render)(const void *),
+              const void *arg)
+{
+	uint64_t h;
+
+	if (!on || n == 0 || n > MEMO_WORDS) {
+		render(arg);
+		return;
+	}
+	h = key_hash(key, n);
+	for (size_t i = 0; i < WAYS; i++) {
+		const struct slot *s = &slots[(h + i) & (MEMO_SLOTS - 1)];
+		if (holds(s, h, key, n)) {
+			out_write((const char *)(s->block + n), s->len);
+			return;
+		}
+	}
+	out_capture_begin(&scratch);
+	render(arg);
+	out_capture_end();
+	/* Written first: memory that ran out is an output error. */
+	out_capture_write(&scratch);
+	keep(victim(h), h, key, n);
+}
