@@ -1,13 +1,13 @@
 /*
- * Lookups in the generated table: a binary search on the sort key, and the
- * accessors that turn pool offsets into strings.  No allocation, no I/O.
+ * Lookups in the generated table: a key's entries by its hash (a binary
+ * search on the sort key for the kinds' runs), and the accessors that
+ * turn pool offsets into strings.  No allocation, no I/O.
  */
 #include <stdint.h>
 #include <string.h>
 
 #include "table.h"
 
-/* Index of the first entry whose key is not below key. */
 /* The first index whose key is not below key.  Without a branch on the
  * comparison (it becomes a conditional move): where the search goes is
  * as good as random, and a mispredicted branch per step cost more than
@@ -26,12 +26,23 @@ size_t table_lower_bound(uint32_t key)
 	return (size_t)(base - table_keys) + (*base < key);
 }
 
+size_t table_first(uint32_t key)
+{
+	const uint32_t mask = (UINT32_C(1) << (32 - table_slot_shift)) - 1;
+	for (uint32_t h = TABLE_SLOT(key, table_slot_shift);; h = (h + 1) & mask) {
+		unsigned slot = table_slots[h];
+		if (!slot)
+			return table_size;
+		if (table_keys[slot - 1] == key)
+			return slot - 1;
+	}
+}
+
 /* The standard entry of a key (a provider's entries share its key). */
 static const struct smtpcode_entry *find_key(uint32_t key)
 {
-	size_t i = table_lower_bound(key);
-	if (i < table_size && table_entries[i].key == key &&
-	    table_entries[i].provider == 0)
+	size_t i = table_first(key);
+	if (i < table_size && table_entries[i].provider == 0)
 		return &table_entries[i];
 	return NULL;
 }
@@ -134,7 +145,8 @@ size_t smtpcode_code_range(const struct smtpcode_query *q, size_t *first)
 		key = KEY_BASIC(q->basic);
 	else
 		return *first = 0;
-	*first = i = table_lower_bound(key);
+	if ((*first = i = table_first(key)) == table_size)
+		return *first = 0;
 	while (i < table_size && table_entries[i].key == key)
 		i++;
 	return i - *first;

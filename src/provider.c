@@ -242,9 +242,8 @@ static size_t candidates(const struct smtpcode_query *q, unsigned po,
 				n = g->count;
 			}
 		} else {
-			i = table_lower_bound(key);
-			if (i < table_size && table_entries[i].key == key &&
-			    !table_entries[i].provider)
+			i = table_first(key);
+			if (i < table_size && !table_entries[i].provider)
 				i++;
 			*run = &table_entries[i];
 			while (i + n < table_size && table_entries[i + n].key == key)

@@ -51,6 +51,8 @@ struct smtpcode_entry {
 
 /* Shared between the library's files. */
 size_t table_lower_bound(uint32_t key);
+/* The index of the first entry of key, or table_size when none has it. */
+size_t table_first(uint32_t key);
 const struct smtpcode_entry *table_find_named(enum smtpcode_kind kind,
                                               const char *s, size_t len);
 void table_match(const struct smtpcode_query *q, const char *input,
@@ -136,6 +138,18 @@ extern const struct table_item table_items[];
 extern const struct smtpcode_entry table_entries[];
 extern const size_t table_size;
 extern const uint32_t table_keys[]; /* table_entries[i].key, packed */
+
+/*
+ * Where each key's entries start, found by hashing the key rather than by
+ * binary search (a lookup of a new reply's codes takes several): slot
+ * TABLE_SLOT(key, table_slot_shift) and those after it, wrapping, hold 1 +
+ * the index of the first entry of a key each, until an empty one (0).
+ * gentable makes the index at least twice the number of keys, so that
+ * every search ends soon.
+ */
+#define TABLE_SLOT(key, shift) ((uint32_t)((key) * 2654435761u) >> (shift))
+extern const uint16_t table_slots[];
+extern const unsigned table_slot_shift; /* 32 - log2 of the slots */
 extern const char table_date[];
 
 #endif

@@ -441,6 +441,38 @@ static void write_groups(FILE *out, const struct smtpcode_entry *entries)
 	free(starts);
 }
 
+/* The index of keys by hash: see table.h. */
+static void write_slots(FILE *out, const struct smtpcode_entry *entries)
+{
+	unsigned bits = 6;
+	size_t nkeys = 0, nslots;
+	uint16_t *slots;
+
+	for (size_t i = 0; i < nrecords; i++)
+		nkeys += !i || entries[i].key != entries[i - 1].key;
+	while (((size_t)1 << bits) < 2 * nkeys)
+		bits++;
+	nslots = (size_t)1 << bits;
+	slots = xrealloc(NULL, nslots * sizeof *slots);
+	memset(slots, 0, nslots * sizeof *slots);
+	for (size_t i = 0; i < nrecords; i++) {
+		uint32_t h;
+		if (i && entries[i].key == entries[i - 1].key)
+			continue;
+		for (h = TABLE_SLOT(entries[i].key, 32 - bits); slots[h];
+		     h = (h + 1) & (uint32_t)(nslots - 1))
+			;
+		slots[h] = (uint16_t)(i + 1);
+	}
+	fprintf(out, "\nconst unsigned table_slot_shift = %u;\n"
+	        "const uint16_t table_slots[] = {", 32 - bits);
+	for (size_t i = 0; i < nslots; i++)
+		fprintf(out, "%s%u", i % 16 ? ", " : (i ? ",\n\t" : "\n\t"),
+		        (unsigned)slots[i]);
+	fputs("\n};\n", out);
+	free(slots);
+}
+
 static void write_markers(FILE *out, const struct smtpcode_entry *entries)
 {
 	size_t n = 0;
@@ -543,6 +575,7 @@ int write_table(const char *path, const char *date)
 		fprintf(out, "%s0x%08lx", i % 8 ? ", " : (i ? ",\n\t" : "\n\t"),
 		        (unsigned long)entries[i].key);
 	fputs("\n};\n", out);
+	write_slots(out, entries);
 	write_phrases(out, phrases, nphrases);
 	write_markers(out, entries);
 	free(phrases);
