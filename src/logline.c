@@ -177,14 +177,14 @@ static inline const char *find(const char *p, const char *end,
 static inline const char *find_last(const char *p, const char *end,
                                     const char *needle, size_t n, size_t k)
 {
+	const char *hit, *stop = end - n + k + 1; /* needle[k] before stop */
+
 	if (!p || end - p < (ptrdiff_t)n)
 		return NULL;
-	for (const char *q = end - n;; q--) {
-		if (q[k] == needle[k] && same(q, needle, n))
-			return q;
-		if (q == p)
-			return NULL;
-	}
+	for (; (hit = scan_last(p + k, stop, needle[k])) != NULL; stop = hit)
+		if (same(hit - k, needle, n))
+			return hit - k;
+	return NULL;
 }
 
 /* For string literals: the needle's length is known at compile time. */
@@ -397,10 +397,9 @@ static void take_recipient(struct smtpcode_logline *l, const char *a,
 		b = gt ? gt : b;
 	}
 	l->recipient = span(a, b);
-	for (at = b; at > a && at[-1] != '@'; at--)
-		;
+	at = scan_last(a, b, '@');
 	/* A later to= without an '@' must not keep an earlier one's domain. */
-	l->domain = at > a ? span(at, b) : span(b, b);
+	l->domain = at ? span(at + 1, b) : span(b, b);
 }
 
 /* ---- Postfix and Sendmail delivery lines: "QID: to=<...>, name=value,

@@ -140,6 +140,38 @@ static inline const char *scan_doubled(const char *p, const char *end, char a,
 	return NULL;
 }
 
+/* The last c in [p, end), or NULL: for what sits near the end of a span
+ * (Postfix's " (in reply to RCPT TO command)"). */
+static inline const char *scan_last(const char *p, const char *end, char c)
+{
+#ifdef SCAN_SSE2
+	if (end - p >= 16) {
+		const __m128i pattern = _mm_set1_epi8(c);
+		const char *q = end;
+		unsigned hits;
+		for (; q - p >= 16; q -= 16) {
+			hits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+			    _mm_loadu_si128((const __m128i *)(const void *)(q - 16)),
+			    pattern));
+			if (hits)
+				return q - 16 + (31 - __builtin_clz(hits));
+		}
+		if (q == p)
+			return NULL;
+		/* The first sixteen bytes, overlapping those already seen:
+		 * their bits are masked off. */
+		hits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		    _mm_loadu_si128((const __m128i *)(const void *)p), pattern));
+		hits &= (1u << (unsigned)(q - p)) - 1;
+		return hits ? p + (31 - __builtin_clz(hits)) : NULL;
+	}
+#endif
+	while (end > p)
+		if (*--end == c)
+			return end;
+	return NULL;
+}
+
 /* How many c there are in [p, end). */
 static inline size_t scan_count(const char *p, const char *end, char c)
 {

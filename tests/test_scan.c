@@ -30,8 +30,18 @@ static size_t naive_count(const char *p, const char *end, char c)
 	return n;
 }
 
+static const char *naive_last(const char *p, const char *end, char c)
+{
+	const char *last = NULL;
+	for (; p < end; p++)
+		if (*p == c)
+			last = p;
+	return last;
+}
+
 /* Spans of every length 0..MAXLEN, the byte absent, or at one place, or
- * at two (the first must be found), each span alone in its allocation. */
+ * at two (the first must be found, or the last), each span alone in its
+ * allocation. */
 static void test_every_place(void **state)
 {
 	(void)state;
@@ -48,10 +58,15 @@ static void test_every_place(void **state)
 			                 naive_find(s, s + len, '\n'));
 			assert_int_equal(scan_count(s, s + len, '\n'),
 			                 naive_count(s, s + len, '\n'));
+			assert_ptr_equal(scan_last(s, s + len, '\n'),
+			                 naive_last(s, s + len, '\n'));
 			/* From every start, too. */
-			for (size_t from = 0; from < len; from += 7)
+			for (size_t from = 0; from < len; from += 7) {
 				assert_ptr_equal(scan_byte(s + from, s + len, '\n'),
 				                 naive_find(s + from, s + len, '\n'));
+				assert_ptr_equal(scan_last(s + from, s + len, '\n'),
+				                 naive_last(s + from, s + len, '\n'));
+			}
 			free(s);
 		}
 	}
