@@ -519,87 +519,79 @@ static const char *field_end(const char *v, const char *end)
 	return FIND(from, end, ", ", 0, 1);
 }
 
-static inline bool is_name(const char *p, const char *eq, const char *name,
-                           size_t n)
-{
-	return (size_t)(eq - p) == n && same(p, name, n);
-}
-#define IS_NAME(p, eq, lit) is_name((p), (eq), (lit), sizeof(lit) - 1)
-
-/* A field before status=/stat=: keep the recipient, relay and dsn. */
-static void delivery_field(struct smtpcode_logline *l, const char *name,
-                           const char *eq, const char *vend)
-{
-	const char *v = eq + 1;
-	if (IS_NAME(name, eq, "to")) {
-		/* Sendmail lists recipients: "to=<a@x>,<b@x>", "to=a@x,b@x". */
-		const char *comma = *v == '<' ? NULL : scan_byte(v, vend, ',');
-		take_recipient(l, v, comma ? comma : vend);
-	} else if (IS_NAME(name, eq, "relay")) {
-		l->relay = span(v, vend);
-	} else if (IS_NAME(name, eq, "dsn")) {
-		l->dsn = span(v, vend);
-	}
-}
+/* The fields of a delivery line that are read; the others are passed. */
+enum field { FIELD_OTHER, FIELD_TO, FIELD_RELAY, FIELD_DSN, FIELD_STATUS,
+             FIELD_STAT };
 
 /*
- * The '=' that ends the name of the field at p, or end.  The names Postfix
- * writes on every delivery line are recognised whole, without a walk (a
- * name holds no '=', so "relay=" at p is the name "relay"); others are
- * walked to their '='.
+ * The field at p, and in *eq the '=' that ends its name (end when there
+ * is none).  A name holds no '=', so "relay=" at p is the name "relay":
+ * the names read are recognised whole, without a walk; any other name is
+ * walked to its '='.
  */
-static const char *name_end(const char *p, const char *end)
+static enum field field_at(const char *p, const char *end, const char **eq)
 {
+#define NAMED(lit, f)                                \
+	if (STARTS(p, end, lit)) {                   \
+		*eq = p + sizeof(lit) - 2;           \
+		return (f);                          \
+	}
 	switch (p < end ? *p : '\0') {
 	case 'd':
-		if (STARTS(p, end, "delay="))
-			return p + 5;
-		if (STARTS(p, end, "delays="))
-			return p + 6;
-		if (STARTS(p, end, "dsn="))
-			return p + 3;
+		NAMED("delay=", FIELD_OTHER);
+		NAMED("delays=", FIELD_OTHER);
+		NAMED("dsn=", FIELD_DSN);
 		break;
-	case 'r':
-		if (STARTS(p, end, "relay="))
-			return p + 5;
-		break;
+	case 'r': NAMED("relay=", FIELD_RELAY); break;
 	case 's':
-		if (STARTS(p, end, "status="))
-			return p + 6;
+		NAMED("status=", FIELD_STATUS);
+		NAMED("stat=", FIELD_STAT);
 		break;
+	case 't': NAMED("to=", FIELD_TO); break;
 	}
+#undef NAMED
 	while (p < end && *p != '=')
 		p++;
-	return p;
+	*eq = p;
+	return FIELD_OTHER;
 }
 
 /* Walk the fields from "to=" on, to status= (Postfix) or stat=
- * (Sendmail).  Returns false, leaving *l zeroed, for any other line. */
+ * (Sendmail), keeping the recipient, relay and dsn.  Returns false,
+ * leaving *l zeroed, for any other line. */
 static bool parse_delivery(struct smtpcode_logline *l, const char *s,
                            const char *end)
 {
-	const char *p = FIND(s, end, ": to=", 0, 4);
+	const char *p = FIND(s, end, ": to=", 0, 4), *eq, *v, *vend, *comma;
 
 	if (!p)
 		return false;
-	p += 2;
-	for (;;) {
-		const char *eq = name_end(p, end), *vend;
+	for (p += 2;; p = vend + 2) {
+		enum field f = field_at(p, end, &eq);
 		if (eq == end)
 			break;
-		if (IS_NAME(p, eq, "status")) {
-			postfix_status(l, eq + 1, end);
+		v = eq + 1;
+		if (f == FIELD_STATUS) {
+			postfix_status(l, v, end);
 			return true;
 		}
-		if (IS_NAME(p, eq, "stat")) {
-			sendmail_stat(l, eq + 1, end);
+		if (f == FIELD_STAT) {
+			sendmail_stat(l, v, end);
 			return true;
 		}
-		vend = field_end(eq + 1, end);
-		if (!vend)
+		if ((vend = field_end(v, end)) == NULL)
 			break;
-		delivery_field(l, p, eq, vend);
-		p = vend + 2;
+		switch (f) {
+		case FIELD_TO:
+			/* Sendmail lists recipients: "to=<a@x>,<b@x>",
+			 * "to=a@x,b@x". */
+			comma = *v == '<' ? NULL : scan_byte(v, vend, ',');
+			take_recipient(l, v, comma ? comma : vend);
+			break;
+		case FIELD_RELAY: l->relay = span(v, vend); break;
+		case FIELD_DSN: l->dsn = span(v, vend); break;
+		default: break;
+		}
 	}
 	clear(l); /* fields of a line that is not one */
 	return false;
