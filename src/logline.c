@@ -234,7 +234,7 @@ static bool glued_right(const char *p, const char *end)
 }
 
 /* Length of an enhanced code of rule 1 at c (c[1] is a dot), or 0. */
-static size_t enhanced_length(const char *c, const char *end)
+static inline size_t enhanced_length(const char *c, const char *end)
 {
 	const char *d = c + 4;
 	size_t n = 0;
@@ -418,22 +418,19 @@ static void postfix_stage(struct smtpcode_logline *l, const char *p,
 /*
  * Where the remote reply starts in a status=word (...) detail: after "host
  * H said: ", else after "host H refused to talk to me: "; NULL for a bare
- * reply or Postfix's own words.  Both markers end in ": ", so one scan_byte()
- * pass over the colons finds the first of each.
+ * reply or Postfix's own words.  Both markers end in ": ", so one
+ * scan_pair() pass over the ": " finds the first of each.
  */
 static const char *reply_after(const char *d, const char *de)
 {
 	static const char said[] = " said", refused[] = " refused to talk to me";
 	const char *c = d, *first_refused = NULL;
 
-	while ((c = scan_byte(c, de, ':')) != NULL) {
-		if (de - c >= 2 && c[1] == ' ') {
-			if (c - d >= 5 && same(c - 5, said, 5))
-				return c + 2;
-			if (!first_refused && c - d >= 22 && same(c - 22, refused, 22))
-				first_refused = c + 2;
-		}
-		c++;
+	for (; (c = scan_pair(c, de, ':', ' ', 1)) != NULL; c++) {
+		if (c - d >= 5 && same(c - 5, said, 5))
+			return c + 2;
+		if (!first_refused && c - d >= 22 && same(c - 22, refused, 22))
+			first_refused = c + 2;
 	}
 	return first_refused;
 }
