@@ -34,9 +34,8 @@ struct span mime_trim_left(struct span s)
 	return s;
 }
 
-bool mime_istarts(struct span s, const char *lit)
+bool mime_istarts_n(struct span s, const char *lit, size_t n)
 {
-	size_t n = strlen(lit);
 	if (mime_len(s) < n)
 		return false;
 	for (size_t i = 0; i < n; i++)
@@ -45,20 +44,15 @@ bool mime_istarts(struct span s, const char *lit)
 	return true;
 }
 
-bool mime_ieq(struct span s, const char *lit)
+const char *mime_ifind_n(struct span s, const char *lit, size_t n)
 {
-	return mime_len(s) == strlen(lit) && mime_istarts(s, lit);
-}
-
-const char *mime_ifind(struct span s, const char *lit)
-{
-	size_t n = strlen(lit);
-	char first = mime_lower(lit[0]);
+	char first;
 	if (n == 0 || mime_len(s) < n)
 		return NULL;
+	first = mime_lower(lit[0]);
 	for (const char *p = s.p; p <= s.e - n; p++) {
 		struct span rest = {p, s.e};
-		if (mime_lower(*p) == first && mime_istarts(rest, lit))
+		if (mime_lower(*p) == first && mime_istarts_n(rest, lit, n))
 			return p;
 	}
 	return NULL;
@@ -265,13 +259,6 @@ void mime_content_type(struct span v, struct mime_type *t)
 		p = skip_cfws(p + 1, e);
 		type_parameter(name, param_value(&p, e), t);
 	}
-}
-
-bool mime_type_is(const struct mime_type *t, const char *type,
-                  const char *subtype)
-{
-	return mime_ieq(t->type, type) &&
-	       (!subtype || mime_ieq(t->subtype, subtype));
 }
 
 enum mime_encoding mime_encoding(struct span value)

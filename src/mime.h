@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 /* The bytes [p, e) of the message or of the work buffer.  p == e: empty
  * (p may then be NULL). */
@@ -36,12 +37,29 @@ struct span mime_span(const char *p, size_t len);
 struct span mime_trim(struct span s);
 /* s without SP and HT at its start. */
 struct span mime_trim_left(struct span s);
-/* Whether s is lit, or starts with lit, ignoring ASCII case. */
-bool mime_ieq(struct span s, const char *lit);
-bool mime_istarts(struct span s, const char *lit);
-/* The first occurrence of lit in s, ignoring ASCII case, or NULL.  Cost
- * at most len(s) * strlen(lit); callers pass short literals. */
-const char *mime_ifind(struct span s, const char *lit);
+
+/* Whether s starts with lit[0..n), ignoring ASCII case. */
+bool mime_istarts_n(struct span s, const char *lit, size_t n);
+/* The first occurrence of lit[0..n) in s, ignoring ASCII case, or NULL.
+ * Cost at most len(s) * n; callers pass short literals. */
+const char *mime_ifind_n(struct span s, const char *lit, size_t n);
+
+/* The same for a string lit, and whether s is lit, ignoring ASCII case.
+ * Inline: they run for every header field and line, mostly with literals,
+ * whose strlen() is then worked out at compile time. */
+static inline bool mime_istarts(struct span s, const char *lit)
+{
+	return mime_istarts_n(s, lit, strlen(lit));
+}
+static inline bool mime_ieq(struct span s, const char *lit)
+{
+	size_t n = strlen(lit);
+	return mime_len(s) == n && mime_istarts_n(s, lit, n);
+}
+static inline const char *mime_ifind(struct span s, const char *lit)
+{
+	return mime_ifind_n(s, lit, strlen(lit));
+}
 /* The first occurrence of byte c in s, or NULL. */
 const char *mime_find(struct span s, char c);
 
@@ -79,8 +97,12 @@ struct mime_type {
 };
 void mime_content_type(struct span value, struct mime_type *t);
 /* Whether t is type/subtype, ignoring case; subtype NULL: any subtype. */
-bool mime_type_is(const struct mime_type *t, const char *type,
-                  const char *subtype);
+static inline bool mime_type_is(const struct mime_type *t, const char *type,
+                                const char *subtype)
+{
+	return mime_ieq(t->type, type) &&
+	       (!subtype || mime_ieq(t->subtype, subtype));
+}
 
 enum mime_encoding { MIME_IDENTITY, MIME_QUOTED_PRINTABLE, MIME_BASE64 };
 enum mime_encoding mime_encoding(struct span value);
