@@ -46,7 +46,7 @@ void row_of_result(struct row *w, const struct smtpcode_result *r,
                    const char *input)
 {
 	const struct smtpcode_match *m = &r->match;
-	char basic[8];
+	unsigned basic = r->query.basic;
 
 	memset(w, 0, sizeof *w);
 	w->input = input;
@@ -54,7 +54,6 @@ void row_of_result(struct row *w, const struct smtpcode_result *r,
 	w->entry = smtpcode_answer(r);
 	if (r->query.basic || r->query.enhanced)
 		smtpcode_format(&r->query, w->code, sizeof w->code);
-	snprintf(basic, sizeof basic, "%u", r->query.basic);
 	if (!w->code[0])
 		warn(w, "%s", "no code was found");
 	else if (!r->known)
@@ -62,11 +61,11 @@ void row_of_result(struct row *w, const struct smtpcode_result *r,
 		     "there is", w->code);
 	if (r->query.basic && r->query.enhanced &&
 	    r->pairing == SMTPCODE_PAIR_MISMATCH)
-		warn(w, "%s and %s disagree: the class of the enhanced code must "
+		warn(w, "%u and %s disagree: the class of the enhanced code must "
 		     "match the first digit of the basic code", basic, w->code);
 	else if (r->query.basic && r->query.enhanced &&
 	         r->pairing == SMTPCODE_PAIR_UNUSUAL)
-		warn(w, "%s is not a usual basic code for %s", basic, w->code);
+		warn(w, "%u is not a usual basic code for %s", basic, w->code);
 	if (m->how == SMTPCODE_MATCH_AMBIGUOUS)
 		warn(w, "ambiguous: none of the %s entries for %s matches the "
 		     "reply text", m->provider ? smtpcode_text(m->provider,

@@ -118,13 +118,13 @@ static void explain(const char *file, const struct mail_options *o,
 	org.status = m->action;
 	org.dsn = m->status;
 	org.reply = m->diagnostic;
-	org.seen_basic = seen_code(m->diagnostic, &m->diagnostic_code, 0);
-	org.seen_enhanced = seen_code(m->diagnostic, &m->diagnostic_code, 1);
 	org.verdict_from = choose(m, &q);
 	smtpcode_resolve(&q, m->diagnostic.s, m->diagnostic.len, o->provider, &r);
-	row_of_result(&w, &r, NULL);
-	w.origin = &org;
-	if (o->format != RECORD_TEXT) {
+	if (o->format != RECORD_TEXT) { /* the fields of a record */
+		org.seen_basic = seen_code(m->diagnostic, &m->diagnostic_code, 0);
+		org.seen_enhanced = seen_code(m->diagnostic, &m->diagnostic_code, 1);
+		row_of_result(&w, &r, NULL);
+		w.origin = &org;
 		render_record(o->format, &w);
 		return;
 	}
