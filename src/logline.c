@@ -465,8 +465,14 @@ static void postfix_status(struct smtpcode_logline *l, const char *v,
 	const char *w = v;
 
 	l->format = SMTPCODE_LOG_POSTFIX;
-	while (w < end && *w != ' ' && *w != ',' && *w != '(')
-		w++;
+	/* The word ends at ' ', ',' or '(', which are below '-' as no letter
+	 * is: most bytes are passed with one comparison. */
+	for (;; w++) {
+		while (w < end && (unsigned char)*w > ',')
+			w++;
+		if (w == end || *w == ' ' || *w == ',' || *w == '(')
+			break;
+	}
 	l->status = span(v, w);
 	if (STARTS(w, end, " (")) {
 		/* The detail runs to the line's last ')': it holds parentheses

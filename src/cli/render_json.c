@@ -200,11 +200,16 @@ static void digits(char *d, size_t n, unsigned long v)
  * straight into the sink. */
 void sink_number(struct sink *k, unsigned long v)
 {
+	static const unsigned long powers[] = {10, 100, 1000, 10000, 100000,
+	    1000000, 10000000, 100000000, 1000000000};
 	char buf[24];
 	size_t n = 1;
 
-	for (unsigned long t = v; t >= 10; t /= 10)
+	while (n <= sizeof powers / sizeof *powers && v >= powers[n - 1])
 		n++;
+	if (n > sizeof powers / sizeof *powers) /* ten digits or more */
+		for (unsigned long t = v / powers[n - 2]; t >= 10; t /= 10)
+			n++;
 	if (!k) {
 		digits(buf, n, v);
 		out_write(buf, n);
