@@ -1058,11 +1058,13 @@ static void add_failed(struct parser *ps, struct span body, struct span addr,
 static size_t failed_addresses(struct parser *ps, struct span body,
                                size_t total)
 {
-	struct span block = ps->headers, list, item, addr;
+	struct mime_header h;
+	struct span list, item, addr;
 	struct mime_field f;
 	size_t n = 0;
 
-	while (mime_field(&block, &f)) {
+	mime_header_begin(&h, ps->headers);
+	while (mime_header_next(&h, &f)) {
 		if (!mime_ieq(f.name, "X-Failed-Recipients"))
 			continue;
 		list = f.value;
@@ -1172,13 +1174,13 @@ static void dsn_field(struct parser *ps, struct dsn_recipient *cur,
 static void read_dsn(struct parser *ps, struct span body)
 {
 	struct dsn_recipient cur;
-	struct span rest = body, group;
+	struct mime_header h;
 	struct mime_field f;
 
 	memset(&cur, 0, sizeof cur);
-	while (!mime_empty(rest)) {
-		group = mime_block(rest, &rest);
-		while (mime_field(&group, &f))
+	mime_header_begin(&h, body);
+	while (!mime_empty(h.rest)) { /* a group, up to its blank line */
+		while (mime_header_next(&h, &f))
 			dsn_field(ps, &cur, &f);
 		commit_recipient(ps, &cur);
 	}
@@ -1187,11 +1189,11 @@ static void read_dsn(struct parser *ps, struct span body)
 /* An ARF report (RFC 5965) names the MTA that made it. */
 static void read_feedback(struct parser *ps)
 {
-	struct span rest = mime_decode(&ps->work, ps->feedback_part.body,
-	                               ps->feedback_part.encoding);
-	struct span block = mime_block(rest, &rest);
+	struct mime_header h;
 	struct mime_field f;
-	while (mime_field(&block, &f))
+	mime_header_begin(&h, mime_decode(&ps->work, ps->feedback_part.body,
+	                                  ps->feedback_part.encoding));
+	while (mime_header_next(&h, &f))
 		if (mime_ieq(f.name, "Reporting-MTA"))
 			set_reporting_mta(ps, typed_value(ps, f.value));
 }
@@ -1212,7 +1214,7 @@ static void read_multipart(struct parser *ps, const struct mime_part *part,
 		return;
 	mime_multipart_begin(&mp, part->body, part->type.boundary);
 	while (mime_multipart_next(&mp, &s)) {
-		mime_part(s, &child);
+		mime_part(s, &child, NULL, NULL);
 		visit(ps, &child, depth + 1);
 	}
 }
@@ -1254,8 +1256,11 @@ static void visit(struct parser *ps, const struct mime_part *part,
 
 /* ---- The message's own header ---- */
 
-static void header_field(struct parser *ps, const struct mime_field *f)
+/* A field of the message's own header (a mime_field_fn: read while the
+ * header is split off, not in a pass of its own). */
+static void header_field(void *ctx, const struct mime_field *f)
 {
+	struct parser *ps = ctx;
 	struct smtpcode_mail *m = ps->m;
 	if (mime_ieq(f->name, "From") && !m->from.len) {
 		m->from = text_of(mime_unfold(&ps->work, f->value));
@@ -1276,14 +1281,6 @@ static void header_field(struct parser *ps, const struct mime_field *f)
 	} else if (mime_ieq(f->name, "X-Failed-Recipients")) {
 		ps->failed_header = true;
 	}
-}
-
-static void read_header(struct parser *ps)
-{
-	struct span block = ps->headers;
-	struct mime_field f;
-	while (mime_field(&block, &f))
-		header_field(ps, &f);
 }
 
 static bool autoreply_subject(struct smtpcode_text subject)
@@ -1386,9 +1383,8 @@ int smtpcode_mail_parse(const char *msg, size_t len, char *work,
 	ps.work.buf = work;
 	ps.work.size = work ? worksize : 0;
 
-	mime_part(skip_mbox_line(mime_span(msg, len)), &top);
+	mime_part(skip_mbox_line(mime_span(msg, len)), &top, header_field, &ps);
 	ps.headers = top.headers;
-	read_header(&ps);
 	visit(&ps, &top, 0);
 	m->kind = classify(&ps);
 	return ps.work.overflow ? -1 : 0;

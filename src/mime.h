@@ -73,9 +73,6 @@ bool mime_blank(struct span line);
 
 /* ---- Header fields ---- */
 
-/* The lines of s before its first blank line; *after gets what follows
- * that blank line (empty when there is none). */
-struct span mime_block(struct span s, struct span *after);
 /* Whether a line starts a header field: a name of printable characters,
  * optional blanks (obsolete syntax), then a colon. */
 bool mime_field_line(struct span line);
@@ -84,9 +81,23 @@ struct mime_field {
 	struct span name;
 	struct span value; /* trimmed; folded lines keep their line breaks */
 };
-/* Take the next field off the header block *block.  Lines that are
- * neither fields nor their continuations are skipped.  False at its end. */
-bool mime_field(struct span *block, struct mime_field *f);
+
+/*
+ * A header block, read field by field up to the blank line that ends it,
+ * in one pass (finding that line first and then reading the fields would
+ * read every line twice).
+ */
+struct mime_header {
+	struct span rest; /* not read yet; after the blank line, at the end */
+	const char *end;  /* the end of the last line read before it */
+};
+void mime_header_begin(struct mime_header *h, struct span s);
+/* Take the next field off h.  Lines that are neither fields nor their
+ * continuations are skipped.  False at the blank line that ends the block
+ * or at the end of s: the block was then [s.p, h->end), and h->rest holds
+ * what follows the blank line (empty when there is none), where the next
+ * call goes on reading. */
+bool mime_header_next(struct mime_header *h, struct mime_field *f);
 
 /* ---- Content-Type and Content-Transfer-Encoding ---- */
 
@@ -114,10 +125,13 @@ struct mime_part {
 	struct mime_type type;
 	enum mime_encoding encoding;
 };
-/* Split s into headers and body and read its Content-Type and encoding.
- * A part whose first line is not a header field has no headers (a
- * malformed part that starts with its text). */
-void mime_part(struct span s, struct mime_part *part);
+/* Split s into headers and body and read its Content-Type and encoding;
+ * fn (if not NULL) is called with each of its header fields too.  A part
+ * whose first line is not a header field has no headers (a malformed part
+ * that starts with its text). */
+typedef void mime_field_fn(void *ctx, const struct mime_field *f);
+void mime_part(struct span s, struct mime_part *part, mime_field_fn *fn,
+               void *ctx);
 
 /* ---- Multipart bodies (RFC 2046, section 5.1) ---- */
 
