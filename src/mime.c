@@ -346,12 +346,21 @@ static enum delimiter delimiter_kind(struct span line, struct span boundary)
 	return p == line.e ? DELIMITER : NOT_DELIMITER;
 }
 
-/* Past the next delimiter line; false at the end of the body. */
+/* Past the next delimiter line; false at the end of the body.  Only a
+ * line that starts with '-' can be one: the next such line is found by
+ * its line break and first byte together, not line by line. */
 static bool next_delimiter(struct mime_multipart *mp, const char **at,
                            enum delimiter *kind)
 {
 	struct span line;
-	while (mime_line(&mp->rest, &line)) {
+	while (!mime_empty(mp->rest)) {
+		if (*mp->rest.p != '-') {
+			const char *lf = scan_pair(mp->rest.p, mp->rest.e, '\n', '-', 1);
+			mp->rest.p = lf ? lf + 1 : mp->rest.e;
+			if (!lf)
+				return false;
+		}
+		(void)mime_line(&mp->rest, &line);
 		*kind = delimiter_kind(line, mp->boundary);
 		if (*kind != NOT_DELIMITER) {
 			*at = line.p;
