@@ -372,13 +372,21 @@ static bool line_starts(struct span line, const char *phrase,
 	return true;
 }
 
-/* The index of the first of phrases[0..n) that line starts with, or -1. */
+/* The index of the first of phrases[0..n) that line starts with, or -1.
+ * Text recognisers try a dozen phrases on every line, and a line's first
+ * byte rules out most of them: it is compared before anything else. */
 static int starts_any(struct span line, const char *const *phrases, size_t n,
                       struct span *after)
 {
-	for (size_t i = 0; i < n; i++)
+	struct span t = mime_trim_left(line);
+	char first = mime_empty(t) ? '\0' : mime_lower(*t.p);
+	for (size_t i = 0; i < n; i++) {
+		char c = phrases[i][0];
+		if (c && c != '\'' && mime_lower(c) != first)
+			continue;
 		if (line_starts(line, phrases[i], after))
 			return (int)i;
+	}
 	return -1;
 }
 
