@@ -7,10 +7,12 @@
  * its key, and written from memory after that.
  *
  * The cache is small and of fixed size, so memory stays flat however
- * many messages are read.  A key may sit in WAYS slots in a row from its
- * hash, so that a few keys whose hashes collide do not keep evicting each
- * other; a new key takes a free one of them, else one its hash picks.  A
- * collision costs a render, never a wrong answer: keys are compared whole.
+ * many messages are read (a folder of bounces keeps a few hundred
+ * kilobytes; MEMO_BUDGET at most).  A key may sit in WAYS slots in a row
+ * from its hash, so that a few keys whose hashes collide do not keep
+ * evicting each other; a new key takes a free one of them, else one its
+ * hash picks.  A collision costs a render, never a wrong answer: keys
+ * are compared whole.
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -23,6 +25,7 @@
 #define MEMO_SLOTS 512 /* a power of two */
 #define WAYS 4
 #define MEMO_MAX 16384 /* longer output is rendered each time */
+#define MEMO_BUDGET ((size_t)1 << 20) /* bytes kept, keys included */
 
 /* A key and its output, in one block: the key's words, then the text. */
 struct slot {
@@ -34,6 +37,7 @@ struct slot {
 
 static struct slot slots[MEMO_SLOTS];
 static struct out_capture scratch; /* where output is rendered first */
+static size_t kept;                /* bytes of the slots' blocks */
 static bool on;
 
 void memo_on(void)
@@ -48,6 +52,7 @@ void memo_off(void)
 		slots[i] = (struct slot){0, 0, 0, NULL};
 	}
 	out_capture_free(&scratch);
+	kept = 0;
 	on = false;
 }
 
@@ -81,14 +86,17 @@ static struct slot *victim(uint64_t h)
 	return &slots[(h + (h >> 60) % WAYS) & (MEMO_SLOTS - 1)];
 }
 
-/* The scratch output kept in s under key[0..n); when memory is short it
- * is not, and is rendered again next time. */
+/* The scratch output kept in s under key[0..n); when it is too long, or
+ * memory is short, it is not, and is rendered again next time. */
 static void keep(struct slot *s, uint64_t h, const uint64_t *key, size_t n)
 {
+	size_t size = n * sizeof *key + scratch.len;
+	size_t old = s->words ? s->words * sizeof *key + s->len : 0;
 	uint64_t *block;
 	if (scratch.failed || scratch.len > MEMO_MAX ||
-	    !(block = malloc(n * sizeof *key + scratch.len)))
+	    kept - old + size > MEMO_BUDGET || !(block = malloc(size)))
 		return;
+	kept = kept - old + size;
 	memcpy(block, key, n * sizeof *key);
 	if (scratch.len) /* scratch.text may be NULL then */
 		memcpy(block + n, scratch.text, scratch.len);
