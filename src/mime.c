@@ -75,7 +75,8 @@ bool mime_line(struct span *rest, struct span *line)
 	const char *lf, *window;
 	if (mime_empty(*rest))
 		return false;
-	window = rest->e - rest->p > SHORT_LINE ? rest->p + SHORT_LINE : rest->e;
+	window = rest->e - rest->p > SHORT_LINE ? rest->p + SHORT_LINE
+	                                         : rest->e;
 	lf = scan_byte(rest->p, window, '\n');
 	if (!lf && window < rest->e)
 		lf = scan_byte(window, rest->e, '\n');
@@ -355,12 +356,12 @@ static bool next_delimiter(struct mime_multipart *mp, const char **at,
 	struct span line;
 	while (!mime_empty(mp->rest)) {
 		if (*mp->rest.p != '-') {
-			const char *lf = scan_pair(mp->rest.p, mp->rest.e, '\n', '-', 1);
+			const char *lf =
+			    scan_pair(mp->rest.p, mp->rest.e, '\n', '-', 1);
 			mp->rest.p = lf ? lf + 1 : mp->rest.e;
-			if (!lf)
-				return false;
 		}
-		(void)mime_line(&mp->rest, &line);
+		if (!mime_line(&mp->rest, &line))
+			break;
 		*kind = delimiter_kind(line, mp->boundary);
 		if (*kind != NOT_DELIMITER) {
 			*at = line.p;

@@ -121,8 +121,9 @@ static void explain(const char *file, const struct mail_options *o,
 	org.verdict_from = choose(m, &q);
 	smtpcode_resolve(&q, m->diagnostic.s, m->diagnostic.len, o->provider, &r);
 	if (o->format != RECORD_TEXT) { /* the fields of a record */
-		org.seen_basic = seen_code(m->diagnostic, &m->diagnostic_code, 0);
-		org.seen_enhanced = seen_code(m->diagnostic, &m->diagnostic_code, 1);
+		const struct smtpcode_query *d = &m->diagnostic_code;
+		org.seen_basic = seen_code(m->diagnostic, d, 0);
+		org.seen_enhanced = seen_code(m->diagnostic, d, 1);
 		row_of_result(&w, &r, NULL);
 		w.origin = &org;
 		render_record(o->format, &w);
