@@ -7,12 +7,17 @@
  * its key, and written from memory after that.
  *
  * The cache is small and of fixed size, so memory stays flat however
- * many messages are read (a folder of bounces keeps a few hundred
- * kilobytes; MEMO_BUDGET at most).  A key may sit in WAYS slots in a row
- * from its hash, so that a few keys whose hashes collide do not keep
- * evicting each other; a new key takes a free one of them, else one its
- * hash picks.  A collision costs a render, never a wrong answer: keys
- * are compared whole.
+ * many messages are read: what is kept goes into one arena of
+ * MEMO_BUDGET bytes, taken when first needed and given back at the end
+ * (a folder of bounces uses a few hundred kilobytes of it; an evicted
+ * key's bytes are not reused, and once the arena is full nothing more is
+ * kept).  Memory in one piece, not a block per key, also spares the C
+ * library's allocator a map and an unmap per size of block.
+ *
+ * A key may sit in WAYS slots in a row from its hash, so that a few keys
+ * whose hashes collide do not keep evicting each other; a new key takes
+ * a free one of them, else one its hash picks.  A collision costs a
+ * render, never a wrong answer: keys are compared whole.
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -25,19 +30,22 @@
 #define MEMO_SLOTS 512 /* a power of two */
 #define WAYS 4
 #define MEMO_MAX 16384 /* longer output is rendered each time */
-#define MEMO_BUDGET ((size_t)1 << 20) /* bytes kept, keys included */
+#define MEMO_BUDGET ((size_t)1 << 20) /* the arena's bytes */
+#define ARENA_WORDS (MEMO_BUDGET / sizeof(uint64_t))
 
-/* A key and its output, in one block: the key's words, then the text. */
+/* A key and its output, in one block of the arena: the key's words, then
+ * the text. */
 struct slot {
 	uint64_t hash;
 	size_t words; /* 0: the slot is free */
 	size_t len;
-	uint64_t *block;
+	const uint64_t *block;
 };
 
 static struct slot slots[MEMO_SLOTS];
+static uint64_t *arena;            /* ARENA_WORDS words, or NULL */
+static size_t used;                /* words of the arena taken */
 static struct out_capture scratch; /* where output is rendered first */
-static size_t kept;                /* bytes of the slots' blocks */
 static bool on;
 
 void memo_on(void)
@@ -47,12 +55,12 @@ void memo_on(void)
 
 void memo_off(void)
 {
-	for (size_t i = 0; i < MEMO_SLOTS; i++) {
-		free(slots[i].block);
+	for (size_t i = 0; i < MEMO_SLOTS; i++)
 		slots[i] = (struct slot){0, 0, 0, NULL};
-	}
+	free(arena);
+	arena = NULL;
+	used = 0;
 	out_capture_free(&scratch);
-	kept = 0;
 	on = false;
 }
 
@@ -87,20 +95,21 @@ static struct slot *victim(uint64_t h)
 }
 
 /* The scratch output kept in s under key[0..n); when it is too long, or
- * memory is short, it is not, and is rendered again next time. */
+ * there is no room or memory for it, it is not, and is rendered again
+ * next time. */
 static void keep(struct slot *s, uint64_t h, const uint64_t *key, size_t n)
 {
-	size_t size = n * sizeof *key + scratch.len;
-	size_t old = s->words ? s->words * sizeof *key + s->len : 0;
+	size_t words = n + (scratch.len + sizeof *key - 1) / sizeof *key;
 	uint64_t *block;
 	if (scratch.failed || scratch.len > MEMO_MAX ||
-	    kept - old + size > MEMO_BUDGET || !(block = malloc(size)))
+	    words > ARENA_WORDS - used ||
+	    (!arena && !(arena = malloc(MEMO_BUDGET))))
 		return;
-	kept = kept - old + size;
+	block = arena + used;
+	used += words;
 	memcpy(block, key, n * sizeof *key);
 	if (scratch.len) /* scratch.text may be NULL then */
 		memcpy(block + n, scratch.text, scratch.len);
-	free(s->block);
 	s->hash = h;
 	s->words = n;
 	s->len = scratch.len;
