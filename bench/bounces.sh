@@ -61,7 +61,13 @@ files=$#
 # measure RUNS CMD...: best wall time (s) and peak RSS (KiB), tab-separated;
 # output to a real file, as in bench/run.
 # shellcheck disable=SC2016
-measure() { r=$1; shift; "$build/measure" "$r" sh -c '"$@" > "$0"' "$tmp/bounces.out" "$@"; }
+# Output to memory (tmpfs) where there is one, as in bench/run: not
+# written back to disk while the other command runs.
+out=$tmp/bounces.out
+if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+	out=/dev/shm/smtpcode-bounces.$$.out
+fi
+measure() { r=$1; shift; "$build/measure" "$r" sh -c '"$@" > "$0"' "$out" "$@"; }
 
 # smtpcode is given the files; Sisimai reads the folder as a Maildir, in one
 # process too.  smtpcode's run is short and noisy: best of more runs.
@@ -142,4 +148,4 @@ set -- $(BOUNCES_DIFF=${BOUNCES_DIFF:-} perl -MSisimai -MJSON::PP -e '
 row "mail bounces read (of $files messages)" "$1" "$2" "" "" ""
 row "mail recipients read" "$5" "$6" "" "" ""
 row "mail same status code as Sisimai" "$4 of $3" "" "$(ratio "$4" "$3")" "" ""
-rm -rf "$dir" "$tmp/bounces.out" "$tmp/bounces.jsonl"
+rm -rf "$dir" "$out" "$tmp/bounces.jsonl"

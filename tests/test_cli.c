@@ -425,6 +425,37 @@ static void test_piped_unwrapped(void **state)
 	test_free(r);
 }
 
+/* A bounce read twice is explained twice alike: the second explanation,
+ * copied from what the first rendered (memo.c), is the same bytes as a
+ * fresh one, in every width and colour. */
+static void test_mail_repeated(void **state)
+{
+	static char *opts[][4] = {{NULL}, {"-w", "50", "--color", "always"}};
+	struct run *once = test_malloc(sizeof *once);
+	struct run *twice = test_malloc(sizeof *twice);
+	(void)state;
+	for (size_t i = 0; i < sizeof opts / sizeof *opts; i++) {
+		char *argv[9] = {SMTPCODE_BIN};
+		size_t n = 1, len;
+		for (size_t k = 0; k < 4 && opts[i][k]; k++)
+			argv[n++] = opts[i][k];
+		argv[n++] = "--mail";
+		argv[n] = MAIL "/gmail.eml";
+		run(once, argv, NULL, NULL);
+		argv[n + 1] = MAIL "/gmail.eml";
+		run(twice, argv, NULL, NULL);
+		assert_int_equal(once->status, 0);
+		assert_int_equal(twice->status, 0);
+		len = strlen(once->out);
+		assert_true(len > 1000); /* the explanation is there */
+		assert_int_equal(strlen(twice->out), 2 * len);
+		assert_memory_equal(twice->out, once->out, len);
+		assert_memory_equal(twice->out + len, once->out, len);
+	}
+	test_free(once);
+	test_free(twice);
+}
+
 /* A full disk is an error, not silent loss. */
 static void test_write_error(void **state)
 {
@@ -443,6 +474,7 @@ int main(void)
 {
 	static const struct CMUnitTest fixed[] = {
 	    cmocka_unit_test(test_wrap_width),
+	    cmocka_unit_test(test_mail_repeated),
 	    cmocka_unit_test(test_piped_unwrapped),
 	    cmocka_unit_test(test_write_error),
 	};
