@@ -67,18 +67,29 @@ static inline void copy_bytes(char *d, const char *s, size_t n)
 	}
 }
 
+/* Room for n more bytes in sink k, now counted in its length; NULL, and
+ * the sink full, when there is none. */
+static inline char *sink_room(struct sink *k, size_t n)
+{
+	char *d;
+	if (k->full || n > k->size - k->len) {
+		k->full = true;
+		return NULL;
+	}
+	d = k->text + k->len;
+	k->len += n;
+	return d;
+}
+
 /* Inline: records are made of many short pieces, most of them literals
  * whose length is then known here. */
 static inline void sink_write(struct sink *k, const char *s, size_t n)
 {
-	if (!k) {
+	char *d;
+	if (!k)
 		out_write(s, n);
-	} else if (!k->full && n <= k->size - k->len) {
-		copy_bytes(k->text + k->len, s, n);
-		k->len += n;
-	} else {
-		k->full = true;
-	}
+	else if ((d = sink_room(k, n)) != NULL)
+		copy_bytes(d, s, n);
 }
 
 /* A string literal (only: sizeof would be a pointer's for any other). */

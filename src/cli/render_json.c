@@ -202,7 +202,7 @@ void sink_number(struct sink *k, unsigned long v)
 {
 	static const unsigned long powers[] = {10, 100, 1000, 10000, 100000,
 	    1000000, 10000000, 100000000, 1000000000};
-	char buf[24];
+	char buf[24], *d;
 	size_t n = 1;
 
 	while (n <= sizeof powers / sizeof *powers && v >= powers[n - 1])
@@ -213,11 +213,8 @@ void sink_number(struct sink *k, unsigned long v)
 	if (!k) {
 		digits(buf, n, v);
 		out_write(buf, n);
-	} else if (!k->full && n <= k->size - k->len) {
-		digits(k->text + k->len, n, v);
-		k->len += n;
-	} else {
-		k->full = true;
+	} else if ((d = sink_room(k, n)) != NULL) {
+		digits(d, n, v);
 	}
 }
 
