@@ -58,16 +58,9 @@ sh "$here/genmail" "$n" "$dir"
 set -- "$dir"/*
 files=$#
 
-# measure RUNS CMD...: best wall time (s) and peak RSS (KiB), tab-separated;
-# output to a real file, as in bench/run.
-# shellcheck disable=SC2016
-# Output to memory (tmpfs) where there is one, as in bench/run: not
-# written back to disk while the other command runs.
-out=$tmp/bounces.out
-if [ -d /dev/shm ] && [ -w /dev/shm ]; then
-	out=/dev/shm/smtpcode-bounces.$$.out
-fi
-measure() { r=$1; shift; "$build/measure" "$r" sh -c '"$@" > "$0"' "$out" "$@"; }
+# measure RUNS CMD...: best wall time (s) and peak RSS (KiB), tab-separated
+# (the output into a pipe that measure drains, as in bench/run).
+measure() { "$build/measure" "$@"; }
 
 # smtpcode is given the files; Sisimai reads the folder as a Maildir, in one
 # process too.  smtpcode's run is short and noisy: best of more runs.
@@ -148,4 +141,4 @@ set -- $(BOUNCES_DIFF=${BOUNCES_DIFF:-} perl -MSisimai -MJSON::PP -e '
 row "mail bounces read (of $files messages)" "$1" "$2" "" "" ""
 row "mail recipients read" "$5" "$6" "" "" ""
 row "mail same status code as Sisimai" "$4 of $3" "" "$(ratio "$4" "$3")" "" ""
-rm -rf "$dir" "$out" "$tmp/bounces.jsonl"
+rm -rf "$dir" "$tmp/bounces.jsonl"
