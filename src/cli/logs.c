@@ -356,13 +356,16 @@ static void each(void *ctx, const char *line, size_t len, unsigned long lineno)
  * order they were read.  For --summary each worker counts into a summary
  * of its own, and the summaries are merged at the end: the counts do not
  * depend on which worker saw which line.  For --extract and --annotate
- * each worker renders a block's output into memory, with caches of its
- * own, and the blocks' outputs are written in the order the blocks were
- * read: the output is the same as from one thread.
+ * each worker renders a block's output into memory (a capture of the
+ * pool's), with caches of its own, and a writer thread writes the
+ * captures in the order the blocks were read: the output is the same as
+ * from one thread, and a worker goes on to the next block while its
+ * output waits for the reader at the other end of a pipe.
  *
- * No deadlock waiting for a turn: blocks are taken in order, so the
- * oldest block whose output is not yet written is always in some worker's
- * hands, and that worker's turn has come.
+ * No deadlock: a block is taken together with a free capture, both in
+ * the order the blocks were read, so the oldest block whose output is
+ * not yet written always has its capture, in some worker's hands or
+ * ready for the writer.
  */
 #define MAX_WORKERS 4
 #define WORKER_STACK ((size_t)8 << 20)
@@ -371,18 +374,25 @@ static void each(void *ctx, const char *line, size_t len, unsigned long lineno)
 struct job {
 	struct block block;
 	int buffer;
+	int capture;       /* where its output goes; -1 for --summary */
 	const char *file;  /* as shown */
 	unsigned long seq; /* blocks read before it */
 };
 
+enum capture_state { CAPTURE_FREE, CAPTURE_RENDERING, CAPTURE_READY };
+
 struct pool {
 	pthread_mutex_t lock;
-	pthread_cond_t changed; /* a block queued, a buffer freed, an output
-	                           written, the end */
+	pthread_cond_t changed; /* a block queued, a buffer or capture freed, an
+	                           output ready or written, the end */
 	char *buffers[NBUFFERS];
 	bool busy[NBUFFERS];
 	int nbuffers;
-	struct job queue[NBUFFERS]; /* read, not yet taken */
+	struct out_capture captures[NBUFFERS];
+	enum capture_state state[NBUFFERS];
+	unsigned long capture_seq[NBUFFERS]; /* the block a ready one holds */
+	int ncaptures;                        /* 0 for --summary */
+	struct job queue[NBUFFERS];           /* read, not yet taken */
 	int head, queued;
 	bool closed;                /* nothing more to read */
 	unsigned long nread;        /* blocks queued so far */
@@ -394,22 +404,42 @@ struct worker {
 	struct pool *pool;
 	struct summary *summary; /* --summary */
 	struct log_ctx *ctx;     /* the other modes */
-	struct out_capture out;  /* the output of its block */
 };
 
-/* The next block, or false when there are no more. */
+/* The first capture in state st (and, ready, holding block seq); -1. */
+static int capture_in(const struct pool *p, enum capture_state st,
+                      unsigned long seq)
+{
+	for (int i = 0; i < p->ncaptures; i++)
+		if (p->state[i] == st &&
+		    (st != CAPTURE_READY || p->capture_seq[i] == seq))
+			return i;
+	return -1;
+}
+
+/* The next block, with a capture for its output unless the pool keeps
+ * none; false when there are no more blocks. */
 static bool take_job(struct pool *p, struct job *j)
 {
+	int c = -1;
+
 	pthread_mutex_lock(&p->lock);
-	while (!p->queued && !p->closed)
+	for (;;) {
+		if (p->queued &&
+		    (!p->ncaptures || (c = capture_in(p, CAPTURE_FREE, 0)) >= 0))
+			break;
+		if (!p->queued && p->closed) {
+			pthread_mutex_unlock(&p->lock);
+			return false;
+		}
 		pthread_cond_wait(&p->changed, &p->lock);
-	if (!p->queued) {
-		pthread_mutex_unlock(&p->lock);
-		return false;
 	}
 	*j = p->queue[p->head];
 	p->head = (p->head + 1) % NBUFFERS;
 	p->queued--;
+	j->capture = c;
+	if (c >= 0)
+		p->state[c] = CAPTURE_RENDERING;
 	pthread_mutex_unlock(&p->lock);
 	return true;
 }
@@ -425,24 +455,45 @@ static void *work(void *arg)
 			each_line_in(&j.block, summarise, w->summary);
 		} else {
 			w->ctx->file = j.file;
-			out_capture_begin(&w->out);
+			out_capture_begin(&p->captures[j.capture]);
 			each_line_in(&j.block, each, w->ctx);
 			out_capture_end();
 		}
 		pthread_mutex_lock(&p->lock);
 		p->busy[j.buffer] = false;
-		pthread_cond_broadcast(&p->changed);
-		if (!w->summary) { /* write in turn */
-			while (p->nwritten != j.seq)
-				pthread_cond_wait(&p->changed, &p->lock);
-			pthread_mutex_unlock(&p->lock);
-			out_capture_write(&w->out);
-			pthread_mutex_lock(&p->lock);
-			p->nwritten++;
-			pthread_cond_broadcast(&p->changed);
+		if (j.capture >= 0) {
+			p->state[j.capture] = CAPTURE_READY;
+			p->capture_seq[j.capture] = j.seq;
 		}
+		pthread_cond_broadcast(&p->changed);
 		pthread_mutex_unlock(&p->lock);
 	}
+	return NULL;
+}
+
+/* The writer: each block's output in turn, until all that was read is
+ * written. */
+static void *write_in_order(void *arg)
+{
+	struct pool *p = arg;
+	int c;
+
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		if ((c = capture_in(p, CAPTURE_READY, p->nwritten)) >= 0) {
+			pthread_mutex_unlock(&p->lock);
+			out_capture_write(&p->captures[c]);
+			pthread_mutex_lock(&p->lock);
+			p->state[c] = CAPTURE_FREE;
+			p->nwritten++;
+			pthread_cond_broadcast(&p->changed);
+		} else if (p->closed && p->nwritten == p->nread) {
+			break;
+		} else {
+			pthread_cond_wait(&p->changed, &p->lock);
+		}
+	}
+	pthread_mutex_unlock(&p->lock);
 	return NULL;
 }
 
@@ -537,24 +588,26 @@ static void worker_finish(struct worker *w, struct log_ctx *c)
 		summary_free(w->summary);
 	}
 	free(w->ctx);
-	out_capture_free(&w->out);
 }
 
 /*
- * The files read by nworkers threads, for c's mode; 0, -1 when a file
- * could not be read, -2 when the threads could not be set up (then
- * nothing was read).
+ * The files read by nworkers threads (and a writer, but for --summary),
+ * for c's mode; 0, -1 when a file could not be read, -2 when the threads
+ * could not be set up (then nothing was read).
  */
 static int read_in_parallel(struct log_ctx *c, int nworkers, int nfiles,
                             char **files)
 {
 	struct worker w[MAX_WORKERS];
 	pthread_attr_t attr;
+	pthread_t writer;
 	struct pool p;
 	int started = 0, status = -2;
+	bool writing = false;
 
 	memset(&p, 0, sizeof p);
 	p.nbuffers = 2 * nworkers;
+	p.ncaptures = c->summary ? 0 : p.nbuffers;
 	if (pthread_mutex_init(&p.lock, NULL) != 0)
 		return -2;
 	if (pthread_cond_init(&p.changed, NULL) != 0) {
@@ -576,8 +629,10 @@ static int read_in_parallel(struct log_ctx *c, int nworkers, int nfiles,
 			break;
 		}
 	}
+	writing = started == nworkers && p.ncaptures &&
+	          pthread_create(&writer, &attr, write_in_order, &p) == 0;
 	pthread_attr_destroy(&attr);
-	if (started < nworkers)
+	if (started < nworkers || (p.ncaptures && !writing))
 		goto out;
 	status = read_into(&p, nfiles, files);
 out:
@@ -589,8 +644,12 @@ out:
 		pthread_join(w[i].thread, NULL);
 		worker_finish(&w[i], c);
 	}
-	for (int i = 0; i < p.nbuffers; i++)
+	if (writing)
+		pthread_join(writer, NULL);
+	for (int i = 0; i < p.nbuffers; i++) {
 		free(p.buffers[i]);
+		out_capture_free(&p.captures[i]);
+	}
 	pthread_cond_destroy(&p.changed);
 	pthread_mutex_destroy(&p.lock);
 	return status;
