@@ -98,25 +98,6 @@ static uint64_t pointer_hash(uint64_t h, const void *p)
 	return mix(h ^ (uint64_t)(uintptr_t)p);
 }
 
-/* A hash of s[0..n), eight bytes at a time, continuing from h (a miss
- * costs a probe, never a wrong answer: keys are compared whole). */
-static uint64_t bytes_hash(uint64_t h, const char *s, size_t n)
-{
-	for (; n >= 8; s += 8, n -= 8) {
-		uint64_t w;
-		memcpy(&w, s, sizeof w);
-		h = (h ^ w) * 0xff51afd7ed558ccdu;
-		h ^= h >> 32;
-	}
-	if (n) { /* the last bytes, one by one: not a call of memcpy() */
-		uint64_t w = 0;
-		for (size_t i = 0; i < n; i++)
-			w |= (uint64_t)(unsigned char)s[i] << (8 * i);
-		h = (h ^ w) * 0xc4ceb9fe1a85ec53u;
-	}
-	return h;
-}
-
 static bool same_query(const struct smtpcode_query *a,
                        const struct smtpcode_query *b)
 {
@@ -162,7 +143,7 @@ static struct resolved *resolve(struct log_ctx *c,
                                 struct smtpcode_text reply,
                                 struct smtpcode_result *own)
 {
-	uint64_t h = mix(bytes_hash(codes_hash(q) ^ q->text_off, reply.s,
+	uint64_t h = mix(hash_bytes(codes_hash(q) ^ q->text_off, reply.s,
 	                            reply.len));
 	struct resolved *s;
 	bool taken[WAYS];

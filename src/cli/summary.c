@@ -19,6 +19,7 @@
 #include "hash.h"
 #include "output.h"
 #include "render.h"
+#include "scan.h"
 #include "summary.h"
 
 #define SKETCH_BITS 4096
@@ -138,28 +139,6 @@ static void count(struct group *g, long bit)
 		g->sketch[bit / 8] |= (unsigned char)(1u << (bit % 8));
 }
 
-/* A hash of a domain's bytes, eight at a time (the map compares the text
- * as well, so collisions cost a probe, not a wrong count). */
-static uint64_t text_hash(const char *s, size_t n)
-{
-	uint64_t h = 0x9e3779b97f4a7c15u ^ n;
-	while (n >= 8) {
-		uint64_t w;
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdu;
-		h ^= h >> 32;
-		s += 8;
-		n -= 8;
-	}
-	if (n) {
-		uint64_t w = 0;
-		memcpy(&w, s, n);
-		h = (h ^ w) * 0xc4ceb9fe1a85ec53u;
-		h ^= h >> 29;
-	}
-	return h;
-}
-
 /* Natural logarithm of x > 0, to double precision: x = m 2^e with m in
  * [1/sqrt 2, sqrt 2], then ln m = 2 atanh t, t = (m - 1) / (m + 1) and
  * |t| < 0.18, by its series.  Enough for the one estimate below, which
@@ -275,7 +254,7 @@ static struct group *code_group(struct map *m, const struct smtpcode_query *q,
 	return g;
 }
 
-/* The group of domain dom[0..n) (lowered; hash its mixed text_hash()),
+/* The group of domain dom[0..n) (lowered; hash its mixed hash_bytes()),
  * added if new; NULL when memory runs out. */
 static struct group *domain_group(struct map *m, const char *dom, size_t n,
                                   uint64_t hash)
@@ -284,7 +263,7 @@ static struct group *domain_group(struct map *m, const char *dom, size_t n,
 	size_t j;
 
 	for (g = first(m, hash, &j); g; g = next(m, &j))
-		if (g->hash == hash && g->len == n && memcmp(g->key, dom, n) == 0)
+		if (g->hash == hash && g->len == n && scan_same(g->key, dom, n))
 			return g;
 	return add(m, hash, dom, n, NULL, 0);
 }
@@ -301,7 +280,7 @@ static struct group *pair_group(const struct summary *s, uint64_t cid,
 	for (g = first(&s->pairs, hash, &j); g; g = next(&s->pairs, &j)) {
 		const struct group *d = &s->domains.groups[g->domain_group];
 		if (g->hash == hash && g->code == cid && d->len == n &&
-		    memcmp(d->key, dom, n) == 0)
+		    scan_same(d->key, dom, n))
 			return g;
 	}
 	return NULL;
@@ -360,7 +339,7 @@ void summary_add(struct summary *s, const struct smtpcode_query *q,
 	/* A domain key holds what fits after the code in "CODE DOMAIN" of 300
 	 * bytes, as the pair's does. */
 	dn = lower(dom, sizeof dom - code_length(q) - 1, domain);
-	dhash = mix(text_hash(dom, dn));
+	dhash = mix(hash_bytes(0x9e3779b97f4a7c15u ^ dn, dom, dn));
 	g = pair_group(s, cid, dom, dn, dhash);
 	if (!g && !(g = new_pair(s, q, cid, dom, dn, dhash)))
 		return;
