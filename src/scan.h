@@ -18,6 +18,24 @@
 #if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
 #include <emmintrin.h>
 #define SCAN_SSE2 1
+
+/* The sixteen bytes at at. */
+static inline __m128i scan_load(const char *at)
+{
+	return _mm_loadu_si128((const __m128i *)(const void *)at);
+}
+
+/* 0xff in each byte of the sixteen at at that is the pattern's. */
+static inline __m128i scan_eq(const char *at, __m128i pattern)
+{
+	return _mm_cmpeq_epi8(scan_load(at), pattern);
+}
+
+/* Bit i set when at[i] is the pattern's byte. */
+static inline unsigned scan_hits(const char *at, __m128i pattern)
+{
+	return (unsigned)_mm_movemask_epi8(scan_eq(at, pattern));
+}
 #endif
 
 /* The first c in [p, end), or NULL. */
@@ -30,27 +48,19 @@ static inline const char *scan_byte(const char *p, const char *end, char c)
 		unsigned hits;
 		/* Long spans (a line's end) sixty-four bytes a step. */
 		for (; end - q >= 64; q += 64) {
-			__m128i a = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)q), pattern);
-			__m128i b = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(q + 16)), pattern);
-			__m128i c2 = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(q + 32)), pattern);
-			__m128i d = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(q + 48)), pattern);
+			__m128i a = scan_eq(q, pattern), b = scan_eq(q + 16, pattern);
+			__m128i c2 = scan_eq(q + 32, pattern), d = scan_eq(q + 48, pattern);
 			if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c2, d))))
 				break;
 		}
-		for (; end - q >= 16; q += 16) {
-			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
-			hits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, pattern));
-			if (hits)
+		for (; end - q >= 16; q += 16)
+			if ((hits = scan_hits(q, pattern)) != 0)
 				return q + __builtin_ctz(hits);
-		}
 		if (q == end)
 			return NULL;
 		/* The last sixteen bytes, overlapping those already seen:
 		 * their bits are shifted out. */
-		hits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
-		    _mm_loadu_si128((const __m128i *)(const void *)(end - 16)),
-		    pattern));
-		hits >>= 16 - (unsigned)(end - q);
+		hits = scan_hits(end - 16, pattern) >> (16 - (unsigned)(end - q));
 		return hits ? q + __builtin_ctz(hits) : NULL;
 	}
 #endif
@@ -77,10 +87,8 @@ static inline const char *scan_pair(const char *p, const char *end, char a,
 		const __m128i pa = _mm_set1_epi8(a), pb = _mm_set1_epi8(b);
 		const char *q = p;
 		unsigned hits;
-#define SCAN_PAIR_AT(at)                                                  \
-	((unsigned)_mm_movemask_epi8(_mm_and_si128(                       \
-	    _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(at)), pa), \
-	    _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)((at) + d)), pb))))
+#define SCAN_PAIR_AT(at) \
+	((unsigned)_mm_movemask_epi8(_mm_and_si128(scan_eq((at), pa), scan_eq((at) + d, pb))))
 		for (; end - q >= 16; q += 16)
 			if ((hits = SCAN_PAIR_AT(q)) != 0)
 				return q + __builtin_ctz(hits);
@@ -103,8 +111,7 @@ static inline const char *scan_pair(const char *p, const char *end, char a,
 /* Bit i set when at[i] == at[i + 1] and is a or b (17 bytes read). */
 static inline unsigned scan_doubled16(const char *at, __m128i a, __m128i b)
 {
-	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)at);
-	__m128i y = _mm_loadu_si128((const __m128i *)(const void *)(at + 1));
+	__m128i x = scan_load(at), y = scan_load(at + 1);
 	return (unsigned)_mm_movemask_epi8(_mm_and_si128(
 	    _mm_cmpeq_epi8(x, y),
 	    _mm_or_si128(_mm_cmpeq_epi8(x, a), _mm_cmpeq_epi8(x, b))));
@@ -149,20 +156,14 @@ static inline const char *scan_last(const char *p, const char *end, char c)
 		const __m128i pattern = _mm_set1_epi8(c);
 		const char *q = end;
 		unsigned hits;
-		for (; q - p >= 16; q -= 16) {
-			hits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
-			    _mm_loadu_si128((const __m128i *)(const void *)(q - 16)),
-			    pattern));
-			if (hits)
+		for (; q - p >= 16; q -= 16)
+			if ((hits = scan_hits(q - 16, pattern)) != 0)
 				return q - 16 + (31 - __builtin_clz(hits));
-		}
 		if (q == p)
 			return NULL;
 		/* The first sixteen bytes, overlapping those already seen:
 		 * their bits are masked off. */
-		hits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
-		    _mm_loadu_si128((const __m128i *)(const void *)p), pattern));
-		hits &= (1u << (unsigned)(q - p)) - 1;
+		hits = scan_hits(p, pattern) & ((1u << (unsigned)(q - p)) - 1);
 		return hits ? p + (31 - __builtin_clz(hits)) : NULL;
 	}
 #endif
@@ -180,28 +181,25 @@ static inline size_t scan_count(const char *p, const char *end, char c)
 	/* Each match is -1 in its byte of cmpeq's result: subtracting adds
 	 * one per byte, which is summed up (psadbw) before it can wrap. */
 	const __m128i pattern = _mm_set1_epi8(c), zero = _mm_setzero_si128();
-#define SCAN_EQ(at) _mm_cmpeq_epi8(_mm_loadu_si128( \
-	(const __m128i *)(const void *)(at)), pattern)
 	while (end - p >= 16) {
 		__m128i counts = zero, more = zero, sums;
 		/* Sixty-four bytes a step into two counters, each taking two a
 		 * step: 126 steps and the three sixteens after them keep
 		 * every byte of a counter under 256. */
 		for (int k = 0; k < 126 && end - p >= 64; k++, p += 64) {
-			counts = _mm_sub_epi8(counts, SCAN_EQ(p));
-			more = _mm_sub_epi8(more, SCAN_EQ(p + 16));
-			counts = _mm_sub_epi8(counts, SCAN_EQ(p + 32));
-			more = _mm_sub_epi8(more, SCAN_EQ(p + 48));
+			counts = _mm_sub_epi8(counts, scan_eq(p, pattern));
+			more = _mm_sub_epi8(more, scan_eq(p + 16, pattern));
+			counts = _mm_sub_epi8(counts, scan_eq(p + 32, pattern));
+			more = _mm_sub_epi8(more, scan_eq(p + 48, pattern));
 		}
 		if (end - p < 64)
 			for (; end - p >= 16; p += 16)
-				counts = _mm_sub_epi8(counts, SCAN_EQ(p));
+				counts = _mm_sub_epi8(counts, scan_eq(p, pattern));
 		sums = _mm_add_epi64(_mm_sad_epu8(counts, zero),
 		                     _mm_sad_epu8(more, zero));
 		n += (size_t)_mm_cvtsi128_si32(sums) +
 		     (size_t)_mm_cvtsi128_si32(_mm_srli_si128(sums, 8));
 	}
-#undef SCAN_EQ
 #endif
 	for (; p < end; p++)
 		n += *p == c;
@@ -237,9 +235,7 @@ static inline bool scan_same(const char *a, const char *b, size_t n)
 	}
 #ifdef SCAN_SSE2
 	for (; n - i >= 16; i += 16) {
-		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(a + i));
-		__m128i y = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
-		if (_mm_movemask_epi8(_mm_cmpeq_epi8(x, y)) != 0xffff)
+		if (scan_hits(a + i, scan_load(b + i)) != 0xffff)
 			return false;
 	}
 #endif
