@@ -83,16 +83,6 @@ int reader_close(struct reader *r)
 	return status;
 }
 
-/* The last newline in s[0..n), or NULL: looked for from the end, where it
- * is. */
-static const char *last_newline(const char *s, size_t n)
-{
-	while (n--)
-		if (s[n] == '\n')
-			return s + n;
-	return NULL;
-}
-
 /* Hand out buf[0..len) as a block of lines; what follows it starts the
  * next block. */
 static int give(struct reader *r, char *buf, size_t len, size_t have,
@@ -138,7 +128,7 @@ int reader_next(struct reader *r, char *buf, struct block *b)
 				have = 0;
 			}
 		}
-		if (!r->skipping && (nl = last_newline(buf, have)) != NULL)
+		if (!r->skipping && (nl = scan_last(buf, buf + have, '\n')) != NULL)
 			return give(r, buf, (size_t)(nl + 1 - buf), have, b);
 		if (r->eof) { /* the last line may lack its newline */
 			r->done = true;

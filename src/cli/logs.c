@@ -11,7 +11,7 @@
  *    bytes and --provider, fixed for the run);
  *  - a verdict already rendered (the same codes, provider and entry,
  *    phrase and marker) is copied, not rendered again.
- * A key may sit in one of WAYS slots; a new key evicts an old one.
+ * A key may sit in one of WAYS slots (hash.h); a new key evicts an old one.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -105,27 +105,6 @@ static bool same_query(const struct smtpcode_query *a,
 	       a->cls == b->cls && a->subject == b->subject &&
 	       a->detail == b->detail && a->text_off == b->text_off &&
 	       a->text_len == b->text_len;
-}
-
-/*
- * The slots a key may take: WAYS in a row from its hash, so that a few
- * keys whose hashes collide do not keep evicting each other.  On a miss
- * the key goes to a free one of them, else to one its hash picks.
- */
-#define WAYS 4
-
-static size_t way(uint64_t h, size_t i, size_t nslots)
-{
-	return (size_t)(h + i) & (nslots - 1);
-}
-
-/* The way a new key takes: a free one, else the one its hash picks. */
-static size_t victim(uint64_t h, const bool taken[WAYS])
-{
-	for (size_t i = 0; i < WAYS; i++)
-		if (!taken[i])
-			return i;
-	return (size_t)(h >> 60) % WAYS;
 }
 
 static bool same_reply(const struct resolved *s,

@@ -14,9 +14,7 @@
  * kept).  Memory in one piece, not a block per key, also spares the C
  * library's allocator a map and an unmap per size of block.
  *
- * A key may sit in WAYS slots in a row from its hash, so that a few keys
- * whose hashes collide do not keep evicting each other; a new key takes
- * a free one of them, else one its hash picks.  A collision costs a
+ * A key may sit in one of a few slots (hash.h).  A collision costs a
  * render, never a wrong answer: keys are compared whole.
  */
 #include <stdbool.h>
@@ -28,7 +26,6 @@
 #include "output.h"
 
 #define MEMO_SLOTS 512 /* a power of two */
-#define WAYS 4
 #define MEMO_MAX 16384 /* longer output is rendered each time */
 #define MEMO_BUDGET ((size_t)1 << 20) /* the arena's bytes */
 #define ARENA_WORDS (MEMO_BUDGET / sizeof(uint64_t))
@@ -86,12 +83,12 @@ static bool holds(const struct slot *s, uint64_t h, const uint64_t *key,
 }
 
 /* Where a key of hash h that is not kept goes. */
-static struct slot *victim(uint64_t h)
+static struct slot *new_slot(uint64_t h)
 {
+	bool taken[WAYS];
 	for (size_t i = 0; i < WAYS; i++)
-		if (!slots[(h + i) & (MEMO_SLOTS - 1)].words)
-			return &slots[(h + i) & (MEMO_SLOTS - 1)];
-	return &slots[(h + (h >> 60) % WAYS) & (MEMO_SLOTS - 1)];
+		taken[i] = slots[way(h, i, MEMO_SLOTS)].words != 0;
+	return &slots[way(h, victim(h, taken), MEMO_SLOTS)];
 }
 
 /* The scratch output kept in s under key[0..n); when it is too long, or
@@ -127,7 +124,7 @@ void memo_out(const uint64_t *key, size_t n, void (*render)(const void *),
 	}
 	h = key_hash(key, n);
 	for (size_t i = 0; i < WAYS; i++) {
-		const struct slot *s = &slots[(h + i) & (MEMO_SLOTS - 1)];
+		const struct slot *s = &slots[way(h, i, MEMO_SLOTS)];
 		if (holds(s, h, key, n)) {
 			out_write((const char *)(s->block + n), s->len);
 			return;
@@ -138,5 +135,5 @@ void memo_out(const uint64_t *key, size_t n, void (*render)(const void *),
 	out_capture_end();
 	/* Written first: memory that ran out is an output error. */
 	out_capture_write(&scratch);
-	keep(victim(h), h, key, n);
+	keep(new_slot(h), h, key, n);
 }

@@ -69,9 +69,10 @@ static void flush_buffer(void)
 }
 
 /*
- * A thread's output held in memory instead (the log modes' workers: logs.c
- * writes each block's output in the order of the blocks).  Memory that
- * cannot be had is an output error like a failed write.
+ * A thread's output held in memory instead: the log modes' workers each
+ * render a block so, for logs.c's writer to write in the order of the
+ * blocks; memo.c keeps output so to copy it later.  Memory that cannot be
+ * had is an output error like a failed write.
  */
 static _Thread_local struct out_capture *capture;
 
@@ -119,7 +120,7 @@ static void capture_write(struct out_capture *c, const char *s, size_t n)
 	c->len += n;
 }
 
-/* Writes c's output (on the thread whose turn it is). */
+/* Writes c's output (from one thread at a time). */
 void out_capture_write(const struct out_capture *c)
 {
 	if (c->failed && !oerr)
