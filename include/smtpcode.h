@@ -257,6 +257,17 @@ void smtpcode_resolve(const struct smtpcode_query *q, const char *input,
                       size_t len, const struct smtpcode_entry *provider,
                       struct smtpcode_result *r);
 
+/*
+ * Whether smtpcode_resolve() gives the same result for input[0..len)
+ * with the bytes [from, to) left out: true when no provider's marker or
+ * phrase can overlap them there.  It may answer false when they are in
+ * fact harmless, never true when they are not.  For caches: a recipient's
+ * address that a reply quotes ("550 5.1.1 <bob@example.com>: ...") need
+ * not be part of the key when it is ignored so.
+ */
+bool smtpcode_reply_ignores(const char *input, size_t len, size_t from,
+                            size_t to);
+
 /* The entry that answers a result: the provider's entry picked, else the
  * enhanced code's, else the basic code's; NULL when the table has none. */
 const struct smtpcode_entry *smtpcode_answer(const struct smtpcode_result *r);

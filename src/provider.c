@@ -48,37 +48,39 @@ struct reply {
 };
 
 /*
- * d[0..n) = s[0..n) in ASCII lower case, eight bytes at a time: with bit
- * 7 of each byte set, subtracting 'A' and 'Z' + 1 leaves it set in those
- * at least 'A' and in those above 'Z', never borrowing from the next byte
- * (so the byte order does not matter); 0x20 goes to the bytes that differ
- * and were ASCII.  The last eight bytes are done again, overlapping,
- * rather than one by one.  (A macro, not a function: called per eight
- * bytes, a function cost as much again.)
+ * The eight bytes of x in ASCII lower case: with bit 7 of each byte set,
+ * subtracting 'A' and 'Z' + 1 leaves it set in those at least 'A' and in
+ * those above 'Z', never borrowing from the next byte (so the byte order
+ * does not matter); 0x20 goes to the bytes that differ and were ASCII.
  */
-static void fold_copy(unsigned char *d, const unsigned char *s, size_t n)
+static inline uint64_t fold_word(uint64_t x)
 {
 	const uint64_t ones = 0x0101010101010101u, high = ones * 0x80;
-	uint64_t x, y;
+	uint64_t y = x | high;
+	return x | (((y - ones * 'A') ^ (y - ones * ('Z' + 1))) & ~x & high) >> 2;
+}
+
+/* d[0..n) = s[0..n) in ASCII lower case, eight bytes at a time; the last
+ * eight are done again, overlapping, rather than one by one. */
+static void fold_copy(unsigned char *d, const unsigned char *s, size_t n)
+{
+	uint64_t x;
 	size_t i;
-#define FOLD8(at)                                                      \
-	do {                                                            \
-		memcpy(&x, s + (at), 8);                                \
-		y = x | high;                                           \
-		x |= (((y - ones * 'A') ^ (y - ones * ('Z' + 1))) &     \
-		      ~x & high) >> 2;                                  \
-		memcpy(d + (at), &x, 8);                                \
-	} while (0)
 	if (n < 8) {
 		for (i = 0; i < n; i++)
 			d[i] = fold(s[i]);
 		return;
 	}
-	for (i = 0; i + 8 <= n; i += 8)
-		FOLD8(i);
-	if (i < n)
-		FOLD8(n - 8);
-#undef FOLD8
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&x, s + i, 8);
+		x = fold_word(x);
+		memcpy(d + i, &x, 8);
+	}
+	if (i < n) {
+		memcpy(&x, s + n - 8, 8);
+		x = fold_word(x);
+		memcpy(d + n - 8, &x, 8);
+	}
 }
 
 /* Whether needle[0..m) occurs in s[0..n), ignoring ASCII case. */
@@ -371,4 +373,83 @@ void table_match(const struct smtpcode_query *q, const char *input,
 	 * providers define is looked for among all of them. */
 	if (!has_standard(q))
 		pick(q, &r, NULL, m);
+}
+
+/* Whether a marker or phrase without a space starts at u[i + k] and ends
+ * by u[to], x holding u[i..i + 8) folded: its trigram there is read from
+ * x, and the words of the trigram's hash (usually none) compared. */
+static inline bool word_in(const unsigned char *u, size_t i, size_t to,
+                           uint64_t x, unsigned k)
+{
+	uint32_t t = (uint32_t)(x >> 8 * k) & 0xffffff, h = TABLE_WORD(t);
+
+	for (size_t w = table_word_first[h]; w < table_word_first[h + 1]; w++) {
+		const struct table_phrase *ph = &table_phrases[table_words[w].phrase];
+		const unsigned char *p = (const unsigned char *)table_pool + ph->folded;
+		size_t m = 3;
+		if (table_words[w].trigram != t || ph->len > to - i - k)
+			continue;
+		while (m < ph->len && fold(u[i + k + m]) == p[m])
+			m++;
+		if (m == ph->len)
+			return true;
+	}
+	return false;
+}
+
+/* u[0..n) (n <= 8) as a little-endian number: u[0] its low byte.  The
+ * compilers make one load of it where the machine is little-endian. */
+static inline uint64_t load_le(const unsigned char *u, size_t n)
+{
+	uint64_t x = 0;
+	if (n >= 8)
+		return (uint64_t)u[0] | (uint64_t)u[1] << 8 | (uint64_t)u[2] << 16 |
+		       (uint64_t)u[3] << 24 | (uint64_t)u[4] << 32 |
+		       (uint64_t)u[5] << 40 | (uint64_t)u[6] << 48 |
+		       (uint64_t)u[7] << 56;
+	for (size_t k = 0; k < n; k++)
+		x |= (uint64_t)u[k] << 8 * k;
+	return x;
+}
+
+/*
+ * No marker or phrase touches [from, to) (see table.h): none crosses its
+ * edges, and none lies inside it, as it holds no space and none of those
+ * without a space starts in it.  Eight bytes are folded at a time, and
+ * the trigrams starting at the first six read from the folded word
+ * (written out six times where all eight are the span's, the usual case).
+ */
+bool smtpcode_reply_ignores(const char *input, size_t len, size_t from,
+                            size_t to)
+{
+	const uint64_t ones = 0x0101010101010101u, high = ones * 0x80;
+	const unsigned char *u = (const unsigned char *)input;
+
+	if (!input || from >= to || to > len)
+		return false;
+	if (from > 0 && table_edges[fold(u[from - 1])] & TABLE_EDGE_FOLLOWED)
+		return false;
+	if (to < len && table_edges[fold(u[to])] & TABLE_EDGE_PRECEDED)
+		return false;
+	for (size_t i = from; i < to; i += 6) {
+		size_t n = to - i < 8 ? to - i : 8; /* the span's bytes here */
+		uint64_t x = fold_word(load_le(u + i, len - i < 8 ? len - i : 8));
+		uint64_t sp;
+		if (n < 8) /* zero is not a space, and starts no trigram read */
+			x &= ((uint64_t)1 << 8 * n) - 1;
+		sp = x ^ ones * ' ';
+		if ((sp - ones) & ~sp & high) /* a byte of sp is zero */
+			return false;
+		if (n == 8) {
+			if (word_in(u, i, to, x, 0) || word_in(u, i, to, x, 1) ||
+			    word_in(u, i, to, x, 2) || word_in(u, i, to, x, 3) ||
+			    word_in(u, i, to, x, 4) || word_in(u, i, to, x, 5))
+				return false;
+			continue;
+		}
+		for (unsigned k = 0; k + 3 <= n; k++)
+			if (word_in(u, i, to, x, k))
+				return false;
+	}
+	return true;
 }

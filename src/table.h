@@ -152,4 +152,32 @@ extern const uint16_t table_slots[];
 extern const unsigned table_slot_shift; /* 32 - log2 of the slots */
 extern const char table_date[];
 
+/*
+ * What lets smtpcode_reply_ignores() tell that no marker or phrase can
+ * touch a span of a reply (both folded to ASCII lower case, which only
+ * lets more through: markers are matched as written).
+ *  - One that crosses the span's left edge holds the byte before the span
+ *    followed by another: table_edges[c] bit 0 says some marker or phrase
+ *    holds c followed by a byte; bit 1, c after a byte (the right edge).
+ *  - One that lies inside a span without spaces has no space itself.
+ *    Those are table_words, by the hash h = TABLE_WORD(t) of their first
+ *    three bytes (t, the first in the low byte): those of hash h are
+ *    table_words[table_word_first[h]] up to table_words[table_word_first[h
+ *    + 1]], so most trigrams of a span are passed at a glance.
+ */
+#define TABLE_WORD_BITS 10
+#define TABLE_WORD(t) ((uint32_t)((t) * 2654435761u) >> (32 - TABLE_WORD_BITS))
+#define TABLE_EDGE_FOLLOWED 1
+#define TABLE_EDGE_PRECEDED 2
+#define TABLE_MAX_WORDS 255 /* table_word_first holds bytes */
+
+struct table_word {
+	uint32_t trigram; /* t of its first three bytes */
+	uint16_t phrase;  /* index of it in table_phrases */
+};
+
+extern const uint8_t table_edges[256];
+extern const uint8_t table_word_first[(1 << TABLE_WORD_BITS) + 1];
+extern const struct table_word table_words[];
+
 #endif

@@ -456,6 +456,57 @@ static void test_mail_repeated(void **state)
 	test_free(twice);
 }
 
+/*
+ * A reply that quotes its recipient is cached without the address only
+ * where the address cannot change the verdict (logs.c, key_of()): the
+ * same reply for another recipient whose address holds a provider's
+ * marker ("gmx.net") or phrase ("@icloud.com") still names that provider,
+ * after, between and before replies keyed without their address.
+ */
+static void test_log_quoted_address(void **state)
+{
+#define LINE(id, rcpt, host)                                                  \
+	"May  1 10:00:00 mx1 postfix/smtp[1]: " id ": to=<" rcpt ">, relay="   \
+	host "[192.0.2.1]:25, delay=1, delays=0/0/0/1, dsn=5.1.1, "            \
+	"status=bounced (host " host "[192.0.2.1] said: 550 5.1.1 <" rcpt      \
+	">: Recipient address rejected: User unknown (in reply to RCPT TO "    \
+	"command))\n"
+	static const char log[] =
+	    LINE("A1", "bob@example.org", "mx.example.org")
+	    LINE("A2", "ann@gmx.net", "mx.gmx.net")
+	    LINE("A3", "carl@example.org", "mx.example.org")
+	    LINE("A4", "dora@icloud.com", "mx.icloud.com")
+	    LINE("A5", "eve@example.org", "mx.example.org");
+#undef LINE
+	static const char *const want[][2] = {
+	    {"\"recipient\":\"bob@example.org\"", "\"id\":\"postfix\""},
+	    {"\"recipient\":\"ann@gmx.net\"", "\"id\":\"gmx\",\"name\":\"GMX"},
+	    {"\"recipient\":\"carl@example.org\"", "\"id\":\"postfix\""},
+	    {"\"recipient\":\"dora@icloud.com\"", "\"id\":\"apple\""},
+	    {"\"recipient\":\"eve@example.org\"", "\"id\":\"postfix\""}};
+	char *argv[] = {SMTPCODE_BIN, "--extract", "--json", "-", NULL};
+	struct run *r = test_malloc(sizeof *r);
+	const char *line;
+	(void)state;
+	run(r, argv, log, NULL);
+	assert_int_equal(r->status, 0);
+	line = r->out;
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		const char *end = strchr(line, '\n');
+		char one[4096];
+		assert_non_null(end);
+		assert_true((size_t)(end - line) < sizeof one);
+		memcpy(one, line, (size_t)(end - line));
+		one[end - line] = '\0';
+		if (!strstr(one, want[i][0]) || !strstr(one, want[i][1]))
+			fail_msg("record %zu: want %s and %s in %s", i + 1,
+			         want[i][0], want[i][1], one);
+		line = end + 1;
+	}
+	assert_string_equal(line, "");
+	test_free(r);
+}
+
 /* A full disk is an error, not silent loss. */
 static void test_write_error(void **state)
 {
@@ -475,6 +526,7 @@ int main(void)
 	static const struct CMUnitTest fixed[] = {
 	    cmocka_unit_test(test_wrap_width),
 	    cmocka_unit_test(test_mail_repeated),
+	    cmocka_unit_test(test_log_quoted_address),
 	    cmocka_unit_test(test_piped_unwrapped),
 	    cmocka_unit_test(test_write_error),
 	};

@@ -236,6 +236,46 @@ static void test_refuses(void **state)
 	free(good);
 }
 
+/* The library's tables have room for 255 markers and phrases without a
+ * space (table.h): one more is refused, at the record that brings it.
+ * They are spread over two records, as a record's list holds 255 items. */
+static void test_too_many_words(void **state)
+{
+	static const char *const after[] = {"marker: mx.example\n",
+	                                    "match: no such user here\n"};
+	char *good = read_all(GOOD_DATA), *bad = malloc(strlen(good) + 256 * 32);
+	struct run *r = test_malloc(sizeof *r);
+	(void)state;
+	assert_non_null(bad);
+	for (int words = 255; words <= 256; words++) {
+		const char *from = good;
+		size_t len = 0;
+		for (int k = 0; k < 2; k++) { /* 149 markers, then matches */
+			const char *at = strstr(from, after[k]);
+			size_t n;
+			assert_non_null(at);
+			n = (size_t)(at - from) + strlen(after[k]);
+			memcpy(bad + len, from, n);
+			len += n;
+			from += n;
+			for (int i = 0; i < (k ? words - 150 : 149); i++)
+				len += (size_t)sprintf(bad + len, "%s: word%d%03d\n",
+				                       k ? "match" : "marker", k, i);
+		}
+		strcpy(bad + len, from);
+		if (words == 255 && gentable(bad, r) != 0)
+			fail_msg("255 words refused:\n%s", r->err);
+		if (words == 256 &&
+		    (gentable(bad, r) != 1 || !strstr(r->err, "bad.txt:") ||
+		     !strstr(r->err, ": more than 255 markers and phrases "
+		                     "without a space\n")))
+			fail_msg("256 words: got %d:\n%s", r->status, r->err);
+	}
+	free(bad);
+	test_free(r);
+	free(good);
+}
+
 static void test_bad_date(void **state)
 {
 	char path[64];
@@ -272,6 +312,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_accepts_good),
 	    cmocka_unit_test(test_refuses),
+	    cmocka_unit_test(test_too_many_words),
 	    cmocka_unit_test(test_bad_date),
 	    cmocka_unit_test(test_missing_file),
 	};

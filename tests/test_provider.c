@@ -279,6 +279,101 @@ static void test_phrase_anywhere(void **state)
 	}
 }
 
+/* Whether the address addr quoted in reply (as "<addr>") is ignored, and
+ * if it is, that the reply without it resolves alike for code. */
+static bool ignores(const char *code, const char *reply, const char *addr)
+{
+	char cut[512];
+	const char *at = strstr(reply, addr);
+	size_t from, to;
+	struct smtpcode_result whole, without;
+
+	assert_non_null(at);
+	from = (size_t)(at - reply);
+	to = from + strlen(addr);
+	if (!smtpcode_reply_ignores(reply, strlen(reply), from, to))
+		return false;
+	snprintf(cut, sizeof cut, "%.*s%s", (int)from, reply, reply + to);
+	whole = resolve_in(code, reply);
+	without = resolve_in(code, cut);
+	if (whole.match.how != without.match.how ||
+	    whole.match.provider != without.match.provider ||
+	    whole.match.entry != without.match.entry ||
+	    whole.match.marker != without.match.marker ||
+	    whole.match.phrase != without.match.phrase)
+		fail_msg("'%s' resolves unlike '%s'", reply, cut);
+	return true;
+}
+
+/* A recipient's address that no marker or phrase can touch is ignored
+ * (the log caches key a reply without it); one that holds a marker or a
+ * phrase, whole or crossing its edges, or a space, is not. */
+static void test_reply_ignores(void **state)
+{
+	static const char *const replies[][3] = { /* code, before, after */
+	    {"5.1.1", "550 5.1.1 <", ">: Recipient address rejected: User unknown"},
+	    {"5.2.2", "552 5.2.2 <", ">: Mailbox full"},
+	    {"5.7.1", "554 5.7.1 <", ">: Relay access denied"},
+	    {"4.2.2", "452 4.2.2 <", "> The recipient's inbox is out of storage "
+	              "space. - gsmtp"},
+	    {"5.1.1", "550 5.1.1 <", ">... User unknown"}};
+	static const struct {
+		const char *addr;
+		bool ignored;
+	} addrs[] = {
+	    {"user1474@example.org", true}, {"bob@gmail.com", true},
+	    {"a@yahoo.com", true}, {"x.y+tag@corp.example", true},
+	    {"ann@gmx.net", false},            /* GMX's marker */
+	    {"Ann@GMX.NET", false},            /* folded: only lets more through */
+	    {"dora@icloud.com", false},        /* Apple's phrase "@icloud.com" */
+	    {"tosa@rx.t-online.de", false},    /* a phrase holding '@' */
+	    {"my-gsmtp-box@example.org", false}, /* Gmail's marker */
+	    {"overquota@example.org", false},  /* a phrase of one word */
+	    {"x@mimecast.example", false},
+	    {"a b@example.org", false}};       /* a space: phrases have them */
+	char reply[512];
+	(void)state;
+	for (size_t i = 0; i < sizeof replies / sizeof *replies; i++)
+		for (size_t k = 0; k < sizeof addrs / sizeof *addrs; k++) {
+			snprintf(reply, sizeof reply, "%s%s%s", replies[i][1],
+			         addrs[k].addr, replies[i][2]);
+			if (ignores(replies[i][0], reply, addrs[k].addr) !=
+			    addrs[k].ignored)
+				fail_msg("'%s' in '%s': ignored %d, want %d",
+				         addrs[k].addr, reply, !addrs[k].ignored,
+				         addrs[k].ignored);
+		}
+	/* At every length and offset (the span is read eight bytes at a
+	 * time): a marker anywhere in it is found. */
+	for (size_t n = 0; n < 24; n++)
+		for (size_t at = 0; at <= n; at++) {
+			char addr[64];
+			snprintf(addr, sizeof addr, "%.*sgsmtp%.*s@x.org", (int)at,
+			         "aaaaaaaaaaaaaaaaaaaaaaaa", (int)(n - at),
+			         "bbbbbbbbbbbbbbbbbbbbbbbb");
+			snprintf(reply, sizeof reply, "550 5.1.1 <%s>: no", addr);
+			if (ignores("5.1.1", reply, addr))
+				fail_msg("'%s': the marker is missed", addr);
+			snprintf(addr, sizeof addr, "%.*sgsmt%.*s@x.org", (int)at,
+			         "aaaaaaaaaaaaaaaaaaaaaaaa", (int)(n - at),
+			         "bbbbbbbbbbbbbbbbbbbbbbbb");
+			snprintf(reply, sizeof reply, "550 5.1.1 <%s>: no", addr);
+			if (!ignores("5.1.1", reply, addr))
+				fail_msg("'%s': not ignored", addr);
+		}
+	/* Edges: a letter before the span, or after it, may be part of a
+	 * phrase crossing it; '<' and '>' are in none so placed. */
+	snprintf(reply, sizeof reply, "550 5.1.1 <xbob@example.orgy>: no");
+	assert_true(smtpcode_reply_ignores(reply, strlen(reply), 11, 28));
+	assert_false(smtpcode_reply_ignores(reply, strlen(reply), 12, 28));
+	assert_false(smtpcode_reply_ignores(reply, strlen(reply), 11, 27));
+	/* At the very start and end of the input, and bad spans. */
+	assert_true(smtpcode_reply_ignores("bob@example.org", 15, 0, 15));
+	assert_false(smtpcode_reply_ignores("bob@example.org", 15, 3, 3));
+	assert_false(smtpcode_reply_ignores("bob@example.org", 15, 4, 16));
+	assert_false(smtpcode_reply_ignores(NULL, 0, 0, 1));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -292,6 +387,7 @@ int main(void)
 	    cmocka_unit_test(test_groups),
 	    cmocka_unit_test(test_marker_anywhere),
 	    cmocka_unit_test(test_phrase_anywhere),
+	    cmocka_unit_test(test_reply_ignores),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

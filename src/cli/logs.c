@@ -107,40 +107,88 @@ static bool same_query(const struct smtpcode_query *a,
 	       a->text_len == b->text_len;
 }
 
-static bool same_reply(const struct resolved *s,
-                       const struct smtpcode_query *q,
-                       struct smtpcode_text reply)
+/*
+ * A reply as the cache keys it: head and tail, with its codes in q.  Most
+ * replies are keyed whole (tail empty).  One that quotes the record's
+ * recipient ("550 5.1.1 <bob@example.com>: User unknown") is keyed
+ * without the address when the library says the address cannot change
+ * how the reply resolves, so that one slot serves every recipient; q's
+ * text is then shorter by the address.  Only a bracketed address is left
+ * out, so the text never becomes empty (which resolving looks at).
+ */
+struct reply_key {
+	struct smtpcode_text head, tail;
+	struct smtpcode_query q;
+};
+
+static struct reply_key key_of(const struct smtpcode_query *q,
+                               struct smtpcode_text reply,
+                               struct smtpcode_text rcpt)
 {
-	return s->used && s->len == reply.len && same_query(&s->q, q) &&
-	       scan_same(s->reply, reply.s, reply.len);
+	struct reply_key k = {reply, {NULL, 0}, *q};
+	const char *p = reply.s, *end = reply.s + reply.len;
+
+	if (!rcpt.len || !reply.len)
+		return k;
+	while ((p = scan_byte(p, end, '<')) != NULL) {
+		size_t from = (size_t)(++p - reply.s), to = from + rcpt.len;
+		if ((size_t)(end - p) <= rcpt.len || p[rcpt.len] != '>' ||
+		    !scan_same(p, rcpt.s, rcpt.len))
+			continue;
+		if (from >= q->text_off && to <= q->text_off + q->text_len &&
+		    smtpcode_reply_ignores(reply.s, reply.len, from, to)) {
+			k.head.len = from;
+			k.tail = (struct smtpcode_text){reply.s + to, reply.len - to};
+			k.q.text_len -= rcpt.len;
+		}
+		break;
+	}
+	return k;
 }
 
-/* q resolved against reply: the cache's slot, from before or filled now;
- * NULL, with the result in *own, for a reply too long to keep. */
+static bool same_reply(const struct resolved *s, const struct reply_key *k)
+{
+	return s->used && s->len == k->head.len + k->tail.len &&
+	       same_query(&s->q, &k->q) &&
+	       scan_same(s->reply, k->head.s, k->head.len) &&
+	       scan_same(s->reply + k->head.len, k->tail.s, k->tail.len);
+}
+
+/* q resolved against reply, which quotes rcpt or not: the cache's slot,
+ * from before or filled now; NULL, with the result in *own, for a reply
+ * too long to keep.  The slot's result has the query of the reply that
+ * filled it, which may differ from q in its text; the caller uses the
+ * codes. */
 static struct resolved *resolve(struct log_ctx *c,
                                 const struct smtpcode_query *q,
                                 struct smtpcode_text reply,
+                                struct smtpcode_text rcpt,
                                 struct smtpcode_result *own)
 {
-	uint64_t h = mix(hash_bytes(codes_hash(q) ^ q->text_off, reply.s,
-	                            reply.len));
+	struct reply_key k = key_of(q, reply, rcpt);
+	size_t len = k.head.len + k.tail.len;
+	uint64_t h = mix(hash_bytes(hash_bytes(codes_hash(q) ^ q->text_off,
+	                                       k.head.s, k.head.len),
+	                            k.tail.s, k.tail.len));
 	struct resolved *s;
 	bool taken[WAYS];
 
 	for (size_t i = 0; i < WAYS; i++)
-		if (same_reply(s = &c->resolved[way(h, i, RESOLVED_SLOTS)], q, reply))
+		if (same_reply(s = &c->resolved[way(h, i, RESOLVED_SLOTS)], &k))
 			return s;
 	smtpcode_resolve(q, reply.s, reply.len, c->o->provider, own);
-	if (reply.len > RESOLVED_MAX)
+	if (len > RESOLVED_MAX)
 		return NULL;
 	for (size_t i = 0; i < WAYS; i++)
 		taken[i] = c->resolved[way(h, i, RESOLVED_SLOTS)].used;
 	s = &c->resolved[way(h, victim(h, taken), RESOLVED_SLOTS)];
 	s->used = true;
-	s->q = *q;
-	s->len = reply.len;
-	if (reply.len)
-		memcpy(s->reply, reply.s, reply.len);
+	s->q = k.q;
+	s->len = len;
+	if (k.head.len)
+		memcpy(s->reply, k.head.s, k.head.len);
+	if (k.tail.len)
+		memcpy(s->reply + k.head.len, k.tail.s, k.tail.len);
 	s->r = *own;
 	s->stamp = 0;
 	return s;
@@ -253,7 +301,7 @@ static void record(struct log_ctx *c, const char *line, size_t len,
 	o.dsn = l->dsn;
 	o.reply = l->reply;
 	o.verdict_from = choose(l, &q);
-	s = resolve(c, &q, l->reply, &own);
+	s = resolve(c, &q, l->reply, l->recipient, &own);
 	r = s ? &s->r : &own;
 	if (s && s->stamp && c->verdicts[s->verdict].stamp == s->stamp) {
 		v = &c->verdicts[s->verdict]; /* this reply's, as last time */

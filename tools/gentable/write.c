@@ -307,6 +307,89 @@ static struct table_phrase *make_phrases(size_t nphrases,
 	return ph;
 }
 
+static void write_bytes(FILE *out, const uint8_t *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s%u", i % 32 ? "," : (i ? ",\n\t" : "\n\t"), b[i]);
+}
+
+/* What smtpcode_reply_ignores() looks up (see table.h), from the folded
+ * phrases, which include the markers. */
+static int by_word(const void *a, const void *b)
+{
+	const struct table_word *x = a, *y = b;
+	uint32_t hx = TABLE_WORD(x->trigram), hy = TABLE_WORD(y->trigram);
+	if (hx != hy)
+		return hx < hy ? -1 : 1;
+	return x->phrase < y->phrase ? -1 : x->phrase > y->phrase;
+}
+
+/* What smtpcode_reply_ignores() looks up, built before the table is
+ * written, which it may refuse. */
+static struct {
+	uint8_t edges[256];
+	uint8_t first[(1 << TABLE_WORD_BITS) + 1];
+	struct table_word *w;
+	size_t n;
+} spans;
+
+static void make_spans(const struct table_phrase *ph, size_t nphrases)
+{
+	struct table_word *w = xrealloc(NULL, (nphrases + 1) * sizeof *w);
+	size_t n = 0;
+
+	memset(&spans, 0, sizeof spans);
+	for (size_t i = 0; i < nphrases; i++) {
+		const unsigned char *t = (const unsigned char *)pool.s + ph[i].folded;
+		bool again = false;
+		if (ph[i].len < 3)
+			continue; /* refused by make_phrases() */
+		for (size_t k = 0; k + 1 < ph[i].len; k++) {
+			spans.edges[t[k]] |= TABLE_EDGE_FOLLOWED;
+			spans.edges[t[k + 1]] |= TABLE_EDGE_PRECEDED;
+		}
+		if (memchr(t, ' ', ph[i].len))
+			continue;
+		/* the same words are interned once: one is enough */
+		for (size_t k = 0; k < n && !again; k++)
+			again = ph[w[k].phrase].folded == ph[i].folded;
+		if (again)
+			continue;
+		if (n == TABLE_MAX_WORDS) {
+			const struct record *r = &records[ph[i].entry];
+			fail(r->file, r->line, "more than %d markers and phrases "
+			     "without a space", TABLE_MAX_WORDS);
+			break;
+		}
+		w[n].trigram = t[0] | (uint32_t)t[1] << 8 | (uint32_t)t[2] << 16;
+		w[n].phrase = (uint16_t)i;
+		n++;
+	}
+	if (n)
+		qsort(w, n, sizeof *w, by_word);
+	/* first[h]: the first word of hash h or above. */
+	for (size_t h = 0, k = 0; h < sizeof spans.first; h++) {
+		while (k < n && TABLE_WORD(w[k].trigram) < h)
+			k++;
+		spans.first[h] = (uint8_t)k;
+	}
+	spans.w = w;
+	spans.n = n;
+}
+
+static void write_spans(FILE *out)
+{
+	fputs("\nconst uint8_t table_edges[256] = {", out);
+	write_bytes(out, spans.edges, sizeof spans.edges);
+	fputs("\n};\n\nconst uint8_t table_word_first[] = {", out);
+	write_bytes(out, spans.first, sizeof spans.first);
+	fputs("\n};\n\nconst struct table_word table_words[] = {\n", out);
+	for (size_t i = 0; i < spans.n; i++)
+		fprintf(out, "\t{0x%06lx, %u},\n", (unsigned long)spans.w[i].trigram,
+		        (unsigned)spans.w[i].phrase);
+	fputs("\t{0, 0}\n};\n", out);
+}
+
 static void write_phrases(FILE *out, const struct table_phrase *ph,
                           size_t nphrases)
 {
@@ -394,12 +477,6 @@ static void make_markers(const struct smtpcode_entry *entries)
 	markers.m = m;
 	markers.n = n;
 	markers.first = first;
-}
-
-static void write_bytes(FILE *out, const uint8_t *b, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		fprintf(out, "%s%u", i % 32 ? "," : (i ? ",\n\t" : "\n\t"), b[i]);
 }
 
 /* The end of the run of entries from i with its key and provider. */
@@ -538,6 +615,7 @@ int write_table(const char *path, const char *date)
 	list_members(entries);
 	phrases = make_phrases(nphrases, entries);
 	make_markers(entries);
+	make_spans(phrases, nphrases);
 	if (nrecords > UINT16_MAX) /* table_groups holds 16-bit indices */
 		fail(records[UINT16_MAX].file, records[UINT16_MAX].line,
 		     "more than %d entries", UINT16_MAX);
@@ -577,8 +655,10 @@ int write_table(const char *path, const char *date)
 	fputs("\n};\n", out);
 	write_slots(out, entries);
 	write_phrases(out, phrases, nphrases);
+	write_spans(out);
 	write_markers(out, entries);
 	free(phrases);
+	free(spans.w);
 	free(entries);
 	if (ferror(out) | fclose(out)) {
 		fprintf(stderr, "gentable: %s: write error\n", tmp);
