@@ -637,6 +637,8 @@ static int read_in_parallel(struct log_ctx *c, int nworkers, int nfiles,
 			break;
 		}
 	}
+	if (started == nworkers && p.ncaptures)
+		out_grow_pipe();
 	writing = started == nworkers && p.ncaptures &&
 	          pthread_create(&writer, &attr, write_in_order, &p) == 0;
 	pthread_attr_destroy(&attr);

@@ -3,13 +3,17 @@
  * reported at exit, paragraphs wrapped to a width, and control characters
  * from untrusted text made visible instead of reaching the terminal.
  */
+/* F_SETPIPE_SZ (Linux) is outside POSIX: see out_grow_pipe(). */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "output.h"
@@ -118,6 +122,22 @@ static void capture_write(struct out_capture *c, const char *s, size_t n)
 		return;
 	memcpy(c->text + c->len, s, n);
 	c->len += n;
+}
+
+/*
+ * The log modes write tens of megabytes: when stdout is a pipe, a larger
+ * one (1 MiB, Linux's default limit for a user, against 64 KiB) lets the
+ * writer hand a block's output to the reader at the other end in a few
+ * turns, not dozens, each a wake-up of both.  Where the system has no
+ * such call, or refuses, the pipe stays as it is.
+ */
+void out_grow_pipe(void)
+{
+#ifdef F_SETPIPE_SZ
+	struct stat st;
+	if (fstat(STDOUT_FILENO, &st) == 0 && S_ISFIFO(st.st_mode))
+		(void)fcntl(STDOUT_FILENO, F_SETPIPE_SZ, 1 << 20);
+#endif
 }
 
 /* Writes c's output (from one thread at a time). */

@@ -39,6 +39,8 @@ struct out_capture {
 void out_capture_begin(struct out_capture *c);
 void out_capture_end(void);
 void out_capture_write(const struct out_capture *c);
+/* When stdout is a pipe, make it larger where the system can. */
+void out_grow_pipe(void);
 void out_capture_free(struct out_capture *c);
 
 /* Flush and close stdout; non-zero if anything failed to be written. */
