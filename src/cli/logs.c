@@ -11,7 +11,8 @@
  *    bytes and --provider, fixed for the run);
  *  - a verdict already rendered (the same codes, provider and entry,
  *    phrase and marker) is copied, not rendered again.
- * A key may sit in one of WAYS slots (hash.h); a new key evicts an old one.
+ * A key may sit in one of WAYS slots; a new key evicts, if it can, one
+ * that was not found again since it came (hash.h).
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -35,7 +36,7 @@
 
 /* A reply and its codes, resolved. */
 struct resolved {
-	bool used;
+	unsigned char state; /* enum slot_state */
 	struct smtpcode_query q;
 	size_t len;
 	char reply[RESOLVED_MAX];
@@ -46,7 +47,7 @@ struct resolved {
 
 /* A verdict, rendered in the run's format. */
 struct verdict {
-	bool used;
+	unsigned char state;         /* enum slot_state */
 	unsigned long stamp;         /* new each time the slot is filled */
 	struct smtpcode_query codes; /* only the codes: no text */
 	struct smtpcode_match match; /* without its count of candidates */
@@ -148,7 +149,7 @@ static struct reply_key key_of(const struct smtpcode_query *q,
 
 static bool same_reply(const struct resolved *s, const struct reply_key *k)
 {
-	return s->used && s->len == k->head.len + k->tail.len &&
+	return s->state != SLOT_FREE && s->len == k->head.len + k->tail.len &&
 	       same_query(&s->q, &k->q) &&
 	       scan_same(s->reply, k->head.s, k->head.len) &&
 	       scan_same(s->reply + k->head.len, k->tail.s, k->tail.len);
@@ -171,18 +172,20 @@ static struct resolved *resolve(struct log_ctx *c,
 	                                       k.head.s, k.head.len),
 	                            k.tail.s, k.tail.len));
 	struct resolved *s;
-	bool taken[WAYS];
+	unsigned char state[WAYS];
 
 	for (size_t i = 0; i < WAYS; i++)
-		if (same_reply(s = &c->resolved[way(h, i, RESOLVED_SLOTS)], &k))
+		if (same_reply(s = &c->resolved[way(h, i, RESOLVED_SLOTS)], &k)) {
+			s->state = SLOT_REUSED;
 			return s;
+		}
 	smtpcode_resolve(q, reply.s, reply.len, c->o->provider, own);
 	if (len > RESOLVED_MAX)
 		return NULL;
 	for (size_t i = 0; i < WAYS; i++)
-		taken[i] = c->resolved[way(h, i, RESOLVED_SLOTS)].used;
-	s = &c->resolved[way(h, victim(h, taken), RESOLVED_SLOTS)];
-	s->used = true;
+		state[i] = c->resolved[way(h, i, RESOLVED_SLOTS)].state;
+	s = &c->resolved[way(h, victim(h, state), RESOLVED_SLOTS)];
+	s->state = SLOT_NEW;
 	s->q = k.q;
 	s->len = len;
 	if (k.head.len)
@@ -232,7 +235,7 @@ static const struct verdict *verdict_of(struct log_ctx *c,
 	struct smtpcode_query codes;
 	struct smtpcode_match m;
 	struct verdict *v;
-	bool taken[WAYS];
+	unsigned char state[WAYS];
 	struct sink k;
 	struct row w;
 	uint64_t h;
@@ -245,13 +248,15 @@ static const struct verdict *verdict_of(struct log_ctx *c,
 	h = pointer_hash(h, m.marker);
 	for (size_t i = 0; i < WAYS; i++) {
 		v = &c->verdicts[way(h, i, VERDICT_SLOTS)];
-		if (v->used && same_query(&v->codes, &codes) &&
-		    same_match(&v->match, &m))
+		if (v->state != SLOT_FREE && same_query(&v->codes, &codes) &&
+		    same_match(&v->match, &m)) {
+			v->state = SLOT_REUSED;
 			return v;
+		}
 	}
 	for (size_t i = 0; i < WAYS; i++)
-		taken[i] = c->verdicts[way(h, i, VERDICT_SLOTS)].used;
-	v = &c->verdicts[way(h, victim(h, taken), VERDICT_SLOTS)];
+		state[i] = c->verdicts[way(h, i, VERDICT_SLOTS)].state;
+	v = &c->verdicts[way(h, victim(h, state), VERDICT_SLOTS)];
 	v->stamp = 0; /* what points to the slot's old verdict no longer may */
 	row_of_result(&w, r, NULL);
 	k.text = v->text;
@@ -259,8 +264,8 @@ static const struct verdict *verdict_of(struct log_ctx *c,
 	k.size = sizeof v->text;
 	k.full = false;
 	render_record_verdict(format, &w, &k);
-	v->used = !k.full;
-	if (!v->used)
+	v->state = k.full ? SLOT_FREE : SLOT_NEW;
+	if (k.full)
 		return NULL;
 	v->stamp = ++c->stamps;
 	v->codes = codes;

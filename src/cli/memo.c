@@ -85,10 +85,10 @@ static bool holds(const struct slot *s, uint64_t h, const uint64_t *key,
 /* Where a key of hash h that is not kept goes. */
 static struct slot *new_slot(uint64_t h)
 {
-	bool taken[WAYS];
+	unsigned char state[WAYS];
 	for (size_t i = 0; i < WAYS; i++)
-		taken[i] = slots[way(h, i, MEMO_SLOTS)].words != 0;
-	return &slots[way(h, victim(h, taken), MEMO_SLOTS)];
+		state[i] = slots[way(h, i, MEMO_SLOTS)].words ? SLOT_NEW : SLOT_FREE;
+	return &slots[way(h, victim(h, state), MEMO_SLOTS)];
 }
 
 /* The scratch output kept in s under key[0..n); when it is too long, or
