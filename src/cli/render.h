@@ -48,12 +48,21 @@ static inline void copy_bytes(char *d, const char *s, size_t n)
 	uint64_t a, b;
 	if (n > 128) {
 		memcpy(d, s, n);
-	} else if (n >= 8) {
-		for (size_t i = 0; i + 8 < n; i += 8) {
+	} else if (n >= 16) { /* sixteen bytes a step, as two moves */
+		for (size_t i = 0; i + 16 < n; i += 16) {
 			memcpy(&a, s + i, 8);
+			memcpy(&b, s + i + 8, 8);
 			memcpy(d + i, &a, 8);
+			memcpy(d + i + 8, &b, 8);
 		}
+		memcpy(&a, s + n - 16, 8);
 		memcpy(&b, s + n - 8, 8);
+		memcpy(d + n - 16, &a, 8);
+		memcpy(d + n - 8, &b, 8);
+	} else if (n >= 8) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(d, &a, 8);
 		memcpy(d + n - 8, &b, 8);
 	} else if (n >= 4) {
 		uint32_t c, e;

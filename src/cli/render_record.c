@@ -102,8 +102,9 @@ static void verdict(const struct row *w, struct sink *k)
 static void dsn_note(struct sink *k, const struct origin *o, const char *code,
                      size_t code_len)
 {
-	if (o->dsn.len && strcmp(o->verdict_from, "dsn") != 0 &&
-	    (o->dsn.len != code_len || !scan_same(o->dsn.s, code, code_len))) {
+	if (o->dsn.len &&
+	    (o->dsn.len != code_len || !scan_same(o->dsn.s, code, code_len)) &&
+	    strcmp(o->verdict_from, "dsn") != 0) {
 		SINK_LITERAL(k, "; dsn=");
 		put_text(k, o->dsn);
 	}
@@ -155,6 +156,49 @@ static void file_name(struct sink *k, const char *file)
 		escaped(k, file, len);
 }
 
+/*
+ * A log record's line number.  A thread's records come in the order of
+ * their lines, most a line or two apart: the last number's digits are
+ * kept and counted up, which costs less than writing them anew (a
+ * division per two digits).  Any other number is written anew.
+ */
+static void line_number(struct sink *k, unsigned long line)
+{
+	static _Thread_local unsigned long last;
+	static _Thread_local char text[24]; /* last's digits */
+	static _Thread_local size_t len;    /* 0: none kept */
+
+	if (!k) {
+		sink_number(k, line);
+		return;
+	}
+	if (len && line > last && line - last <= 16) {
+		for (; last < line; last++) { /* add one, carrying */
+			size_t i = len;
+			while (i > 0 && text[i - 1] == '9')
+				text[--i] = '0';
+			if (i > 0) {
+				text[i - 1]++;
+			} else { /* 99 + 1: one digit more */
+				memmove(text + 1, text, len++);
+				text[0] = '1';
+			}
+		}
+	} else {
+		struct sink t = {text, 0, sizeof text, false};
+		sink_number(&t, line);
+		len = t.full ? 0 : t.len;
+		last = line;
+		if (!len) {
+			sink_number(k, line);
+			return;
+		}
+	}
+	/* len < sizeof text always; said so, the compiler sees the copy
+	 * stays inside text. */
+	sink_write(k, text, len < sizeof text ? len : 0);
+}
+
 /* "FILE:LINE: " (logs) or "FILE: recipient N: " (messages), TSV's
  * "FILE\tLINE\t" or "FILE\t#INDEX\t", then the recipient (and for TSV
  * its domain). */
@@ -166,7 +210,10 @@ static void record_origin(enum record_format format, const struct origin *o,
 		SINK_LITERAL(k, "\t");
 		if (o->index >= 0)
 			SINK_LITERAL(k, "#");
-		sink_number(k, o->index < 0 ? o->line : (unsigned long)o->index);
+		if (o->index < 0)
+			line_number(k, o->line);
+		else
+			sink_number(k, (unsigned long)o->index);
 		SINK_LITERAL(k, "\t");
 		put_text(k, o->recipient);
 		SINK_LITERAL(k, "\t");
@@ -175,7 +222,7 @@ static void record_origin(enum record_format format, const struct origin *o,
 	}
 	if (o->index < 0) {
 		SINK_LITERAL(k, ":");
-		sink_number(k, o->line);
+		line_number(k, o->line);
 	} else {
 		SINK_LITERAL(k, ": recipient ");
 		sink_number(k, (unsigned long)o->index + 1);
