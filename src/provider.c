@@ -412,6 +412,24 @@ static inline uint64_t load_le(const unsigned char *u, size_t n)
 	return x;
 }
 
+/* Whether some marker or phrase holds a then b, in a row (folded). */
+static bool has_pair(unsigned char a, unsigned char b)
+{
+	unsigned pair = (unsigned)fold(a) << 8 | fold(b);
+	size_t lo = 0, n = table_nedge_pairs;
+
+	while (n > 0) { /* lo: the first pair >= pair */
+		size_t half = n / 2;
+		if (table_edge_pairs[lo + half] < pair) {
+			lo += half + 1;
+			n -= half + 1;
+		} else {
+			n = half;
+		}
+	}
+	return lo < table_nedge_pairs && table_edge_pairs[lo] == pair;
+}
+
 /*
  * No marker or phrase touches [from, to) (see table.h): none crosses its
  * edges, and none lies inside it, as it holds no space and none of those
@@ -427,9 +445,12 @@ bool smtpcode_reply_ignores(const char *input, size_t len, size_t from,
 
 	if (!input || from >= to || to > len)
 		return false;
-	if (from > 0 && table_edges[fold(u[from - 1])] & TABLE_EDGE_FOLLOWED)
+	/* The byte outside first: most ('<', '>') are in no pair so placed. */
+	if (from > 0 && table_edges[fold(u[from - 1])] & TABLE_EDGE_FOLLOWED &&
+	    has_pair(u[from - 1], u[from]))
 		return false;
-	if (to < len && table_edges[fold(u[to])] & TABLE_EDGE_PRECEDED)
+	if (to < len && table_edges[fold(u[to])] & TABLE_EDGE_PRECEDED &&
+	    has_pair(u[to - 1], u[to]))
 		return false;
 	for (size_t i = from; i < to; i += 6) {
 		size_t n = to - i < 8 ? to - i : 8; /* the span's bytes here */

@@ -461,7 +461,8 @@ static void test_mail_repeated(void **state)
  * where the address cannot change the verdict (logs.c, key_of()): the
  * same reply for another recipient whose address holds a provider's
  * marker ("gmx.net") or phrase ("@icloud.com") still names that provider,
- * after, between and before replies keyed without their address.
+ * after, between and before replies keyed without their address, and so
+ * does the next recipient at that domain, keyed without the local part.
  */
 static void test_log_quoted_address(void **state)
 {
@@ -476,14 +477,18 @@ static void test_log_quoted_address(void **state)
 	    LINE("A2", "ann@gmx.net", "mx.gmx.net")
 	    LINE("A3", "carl@example.org", "mx.example.org")
 	    LINE("A4", "dora@icloud.com", "mx.icloud.com")
-	    LINE("A5", "eve@example.org", "mx.example.org");
+	    LINE("A5", "eve@example.org", "mx.example.org")
+	    LINE("A6", "zed@gmx.net", "mx.gmx.net")
+	    LINE("A7", "tosa@t-online.de", "mx.t-online.de");
 #undef LINE
 	static const char *const want[][2] = {
 	    {"\"recipient\":\"bob@example.org\"", "\"id\":\"postfix\""},
 	    {"\"recipient\":\"ann@gmx.net\"", "\"id\":\"gmx\",\"name\":\"GMX"},
 	    {"\"recipient\":\"carl@example.org\"", "\"id\":\"postfix\""},
 	    {"\"recipient\":\"dora@icloud.com\"", "\"id\":\"apple\""},
-	    {"\"recipient\":\"eve@example.org\"", "\"id\":\"postfix\""}};
+	    {"\"recipient\":\"eve@example.org\"", "\"id\":\"postfix\""},
+	    {"\"recipient\":\"zed@gmx.net\"", "\"id\":\"gmx\",\"name\":\"GMX"},
+	    {"\"recipient\":\"tosa@t-online.de\"", "\"id\":\"t-online\""}};
 	char *argv[] = {SMTPCODE_BIN, "--extract", "--json", "-", NULL};
 	struct run *r = test_malloc(sizeof *r);
 	const char *line;

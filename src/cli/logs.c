@@ -113,9 +113,11 @@ static bool same_query(const struct smtpcode_query *a,
  * replies are keyed whole (tail empty).  One that quotes the record's
  * recipient ("550 5.1.1 <bob@example.com>: User unknown") is keyed
  * without the address when the library says the address cannot change
- * how the reply resolves, so that one slot serves every recipient; q's
- * text is then shorter by the address.  Only a bracketed address is left
- * out, so the text never becomes empty (which resolving looks at).
+ * how the reply resolves, so that one slot serves every recipient; else,
+ * so, without its local part ("<@gmx.net>", as a provider's marker may
+ * be its domain), serving every recipient of that domain.  q's text is
+ * then shorter by what is left out.  Only a bracketed address is cut, so
+ * the text never becomes empty (which resolving looks at).
  */
 struct reply_key {
 	struct smtpcode_text head, tail;
@@ -127,20 +129,27 @@ static struct reply_key key_of(const struct smtpcode_query *q,
                                struct smtpcode_text rcpt)
 {
 	struct reply_key k = {reply, {NULL, 0}, *q};
-	const char *p = reply.s, *end = reply.s + reply.len;
+	const char *p = reply.s, *end = reply.s + reply.len, *at;
 
 	if (!rcpt.len || !reply.len)
 		return k;
 	while ((p = scan_byte(p, end, '<')) != NULL) {
-		size_t from = (size_t)(++p - reply.s), to = from + rcpt.len;
+		size_t from = (size_t)(++p - reply.s), to = from + rcpt.len, cut = 0;
 		if ((size_t)(end - p) <= rcpt.len || p[rcpt.len] != '>' ||
 		    !scan_same(p, rcpt.s, rcpt.len))
 			continue;
-		if (from >= q->text_off && to <= q->text_off + q->text_len &&
-		    smtpcode_reply_ignores(reply.s, reply.len, from, to)) {
+		if (from < q->text_off || to > q->text_off + q->text_len)
+			break;
+		if (smtpcode_reply_ignores(reply.s, reply.len, from, to))
+			cut = to;
+		else if ((at = scan_last(p, p + rcpt.len, '@')) != NULL && at > p &&
+		         smtpcode_reply_ignores(reply.s, reply.len, from,
+		                                (size_t)(at - reply.s)))
+			cut = (size_t)(at - reply.s);
+		if (cut) {
 			k.head.len = from;
-			k.tail = (struct smtpcode_text){reply.s + to, reply.len - to};
-			k.q.text_len -= rcpt.len;
+			k.tail = (struct smtpcode_text){reply.s + cut, reply.len - cut};
+			k.q.text_len -= cut - from;
 		}
 		break;
 	}

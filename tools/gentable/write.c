@@ -328,6 +328,7 @@ static int by_word(const void *a, const void *b)
  * written, which it may refuse. */
 static struct {
 	uint8_t edges[256];
+	bool pairs[1 << 16]; /* (a << 8 | b): a and b in a row somewhere */
 	uint8_t first[(1 << TABLE_WORD_BITS) + 1];
 	struct table_word *w;
 	size_t n;
@@ -347,6 +348,7 @@ static void make_spans(const struct table_phrase *ph, size_t nphrases)
 		for (size_t k = 0; k + 1 < ph[i].len; k++) {
 			spans.edges[t[k]] |= TABLE_EDGE_FOLLOWED;
 			spans.edges[t[k + 1]] |= TABLE_EDGE_PRECEDED;
+			spans.pairs[t[k] << 8 | t[k + 1]] = true;
 		}
 		if (memchr(t, ' ', ph[i].len))
 			continue;
@@ -379,9 +381,20 @@ static void make_spans(const struct table_phrase *ph, size_t nphrases)
 
 static void write_spans(FILE *out)
 {
+	size_t npairs = 0;
+
 	fputs("\nconst uint8_t table_edges[256] = {", out);
 	write_bytes(out, spans.edges, sizeof spans.edges);
-	fputs("\n};\n\nconst uint8_t table_word_first[] = {", out);
+	fputs("\n};\n\nconst uint16_t table_edge_pairs[] = {", out);
+	for (size_t p = 0; p < sizeof spans.pairs / sizeof *spans.pairs; p++)
+		if (spans.pairs[p]) {
+			fprintf(out, "%s0x%04zx",
+			        npairs % 8 ? ", " : npairs ? ",\n\t" : "\n\t", p);
+			npairs++;
+		}
+	fprintf(out, "%s\n};\nconst size_t table_nedge_pairs = %zu;\n",
+	        npairs ? "" : "0", npairs);
+	fputs("\nconst uint8_t table_word_first[] = {", out);
 	write_bytes(out, spans.first, sizeof spans.first);
 	fputs("\n};\n\nconst struct table_word table_words[] = {\n", out);
 	for (size_t i = 0; i < spans.n; i++)
