@@ -28,15 +28,17 @@ static inline uint64_t hash_bytes(uint64_t h, const char *s, size_t n)
 {
 	uint64_t g = ~h, w, v;
 
+	/* Each step a bijection of its lane (xor, then an odd multiplier), so
+	 * no byte is lost; the lanes are folded together, and mix() spreads
+	 * the high bits over the low ones at the end. */
 	for (; n >= 16; s += 16, n -= 16) {
 		memcpy(&w, s, sizeof w);
 		memcpy(&v, s + 8, sizeof v);
 		h = (h ^ w) * 0xff51afd7ed558ccdu;
 		g = (g ^ v) * 0xc4ceb9fe1a85ec53u;
-		h ^= h >> 32;
-		g ^= g >> 29;
 	}
-	h ^= g * 0x9e3779b97f4a7c15u;
+	h ^= h >> 32;
+	h ^= (g ^ g >> 29) * 0x9e3779b97f4a7c15u;
 	if (n >= 8) {
 		memcpy(&w, s, sizeof w);
 		h = (h ^ w) * 0xff51afd7ed558ccdu;
