@@ -129,11 +129,11 @@ static struct reply_key key_of(const struct smtpcode_query *q,
                                struct smtpcode_text rcpt)
 {
 	struct reply_key k = {reply, {NULL, 0}, *q};
-	const char *p = reply.s, *end = reply.s + reply.len, *at;
+	const char *p = reply.s, *end, *at;
 
-	if (!rcpt.len || !reply.len)
+	if (!rcpt.len || !reply.len) /* reply.s may be NULL then */
 		return k;
-	while ((p = scan_byte(p, end, '<')) != NULL) {
+	for (end = p + reply.len; (p = scan_byte(p, end, '<')) != NULL;) {
 		size_t from = (size_t)(++p - reply.s), to = from + rcpt.len, cut = 0;
 		if ((size_t)(end - p) <= rcpt.len || p[rcpt.len] != '>' ||
 		    !scan_same(p, rcpt.s, rcpt.len))
