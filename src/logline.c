@@ -8,13 +8,16 @@
  * marker's rarest bytes and compares the rest only at their hits (inline,
  * where the needle's length is a constant); each marker is looked for
  * once, and one that sits at the end of its text is looked for from the
- * end.  The few
- * per-byte loops left only cross short tokens (a field's name, a status
- * word, a host name).  The usual shapes of a reply ("452 4.3.1 text") and
- * of a dsn= field ("4.3.1") are read in place; any other goes to
- * smtpcode_parse().  Everything is bounded by len and works on bytes: no
- * NUL is needed or honoured, nothing is allocated, and <ctype.h> is not
- * used, so neither the locale nor bytes >= 0x80 change a result.
+ * end.  The fields a Postfix delivery line nearly always starts with
+ * (to=, relay=, delay=, delays=, dsn=) are checked in their usual order,
+ * each by the one name expected at its place, before the general walk of
+ * the fields takes over at the first that is not.  The few per-byte loops
+ * left only cross short tokens (a field's name, a host name).  The usual
+ * shapes of a reply ("452 4.3.1 text") and of a dsn= field ("4.3.1") are
+ * read in place; any other goes to smtpcode_parse().  Everything is
+ * bounded by len and works on bytes: no NUL is needed or honoured,
+ * nothing is allocated, and <ctype.h> is not used, so neither the locale
+ * nor bytes >= 0x80 change a result.
  *
  * The policy of smtpcode_find_code() against false positives.  An
  * enhanced code is taken from free text only when all of these hold:
@@ -98,7 +101,7 @@ static struct smtpcode_text span(const char *a, const char *b)
 	return t;
 }
 
-static void trim(const char **a, const char **b)
+static inline void trim(const char **a, const char **b)
 {
 	while (*a < *b && is_space(**a))
 		(*a)++;
@@ -163,7 +166,8 @@ static inline const char *find(const char *p, const char *end,
 	for (p += k; (hit = scan_pair(p, end - n + j + 1, needle[k], needle[j],
 	                              j - k)) != NULL;
 	     p = hit + 1)
-		if (same(hit - k, needle, n))
+		/* Two bytes (", "): scan_pair() has compared them both. */
+		if (n == 2 || same(hit - k, needle, n))
 			return hit - k;
 	return NULL;
 }
@@ -385,21 +389,27 @@ static void take_reply(struct smtpcode_logline *l, const char *a,
 	}
 }
 
-/* A recipient as written, <> removed; its domain after the last '@'. */
+/* The recipient [a, b), <> removed; its domain after the last '@'. */
+static inline void take_address(struct smtpcode_logline *l, const char *a,
+                                const char *b)
+{
+	const char *at = scan_last(a, b, '@');
+
+	l->recipient = span(a, b);
+	/* A later to= without an '@' must not keep an earlier one's domain. */
+	l->domain = at ? span(at + 1, b) : span(b, b);
+}
+
+/* A recipient as written, <> removed, and its domain. */
 static void take_recipient(struct smtpcode_logline *l, const char *a,
                            const char *b)
 {
-	const char *at;
-
 	trim(&a, &b);
 	if (a < b && *a == '<') {
 		const char *gt = scan_byte(++a, b, '>');
 		b = gt ? gt : b;
 	}
-	l->recipient = span(a, b);
-	at = scan_last(a, b, '@');
-	/* A later to= without an '@' must not keep an earlier one's domain. */
-	l->domain = at ? span(at + 1, b) : span(b, b);
+	take_address(l, a, b);
 }
 
 /* ---- Postfix and Sendmail delivery lines: "QID: to=<...>, name=value,
@@ -466,10 +476,10 @@ static void postfix_status(struct smtpcode_logline *l, const char *v,
 
 	l->format = SMTPCODE_LOG_POSTFIX;
 	/* The word ends at ' ', ',' or '(', which are below '-' as no letter
-	 * is: most bytes are passed with one comparison. */
+	 * is: the bytes above are passed sixteen at a time. */
 	for (;; w++) {
-		while (w < end && (unsigned char)*w > ',')
-			w++;
+		if ((w = scan_upto(w, end, ',')) == NULL)
+			w = end;
 		if (w == end || *w == ' ' || *w == ',' || *w == '(')
 			break;
 	}
@@ -509,17 +519,70 @@ static void sendmail_stat(struct smtpcode_logline *l, const char *v,
 }
 
 /* Where a field's value [v, ...) ends: at the ", " before the next field,
- * looked for after the closing '>' of a <> value ("to=<a, b@x>"). */
-static const char *field_end(const char *v, const char *end)
+ * looked for after the closing '>' of a <> value ("to=<a, b@x>"), which
+ * *gt gets (NULL for a value without <>). */
+static inline const char *field_end(const char *v, const char *end,
+                                    const char **gt)
 {
 	const char *from = v;
+
+	*gt = NULL;
 	if (v < end && *v == '<') {
-		const char *gt = scan_byte(v, end, '>');
-		if (!gt)
+		if ((*gt = scan_byte(v, end, '>')) == NULL)
 			return NULL;
-		from = gt + 1;
+		from = *gt + 1;
 	}
 	return FIND(from, end, ", ", 0, 1);
+}
+
+/* The value [*v, return) of the field name[0..n) at p, *gt as for
+ * field_end(); NULL when p does not hold that field or its value has no
+ * end. */
+static inline const char *named_field(const char *p, const char *end,
+                                      const char *name, size_t n,
+                                      const char **v, const char **gt)
+{
+	if (!starts(p, end, name, n))
+		return NULL;
+	*v = p + n;
+	return field_end(*v, end, gt);
+}
+#define NAMED_FIELD(p, end, lit, v, gt) \
+	named_field((p), (end), (lit), sizeof(lit) - 1, (v), (gt))
+
+/*
+ * The fields a Postfix delivery line nearly always starts with, in their
+ * order: "to=<R>, relay=H, delay=D, delays=A/B/C/D, dsn=X.Y.Z, ".  Each
+ * is read as the walk in parse_delivery() reads it, but by the one name
+ * expected at its place, without the walk's dispatch on every name.
+ * Returns where the first field not so read starts (status=, or anything
+ * unusual: orig_to=, conn_use=, a name out of order), for the walk to go
+ * on from there.
+ */
+static const char *usual_fields(struct smtpcode_logline *l, const char *p,
+                                const char *end)
+{
+	const char *v, *e, *gt;
+
+	/* "to=<R>": what take_recipient() would find, as its '>' is known. */
+	if ((e = NAMED_FIELD(p, end, "to=", &v, &gt)) == NULL || !gt)
+		return p;
+	take_address(l, v + 1, gt);
+	p = e + 2;
+	if ((e = NAMED_FIELD(p, end, "relay=", &v, &gt)) == NULL)
+		return p;
+	l->relay = span(v, e);
+	p = e + 2;
+	if ((e = NAMED_FIELD(p, end, "delay=", &v, &gt)) == NULL)
+		return p;
+	p = e + 2;
+	if ((e = NAMED_FIELD(p, end, "delays=", &v, &gt)) == NULL)
+		return p;
+	p = e + 2;
+	if ((e = NAMED_FIELD(p, end, "dsn=", &v, &gt)) == NULL)
+		return p;
+	l->dsn = span(v, e);
+	return e + 2;
 }
 
 /* The fields of a delivery line that are read; the others are passed. */
@@ -565,11 +628,11 @@ static enum field field_at(const char *p, const char *end, const char **eq)
 static bool parse_delivery(struct smtpcode_logline *l, const char *s,
                            const char *end)
 {
-	const char *p = FIND(s, end, ": to=", 0, 4), *eq, *v, *vend, *comma;
+	const char *p = FIND(s, end, ": to=", 0, 4), *eq, *v, *vend, *gt, *comma;
 
 	if (!p)
 		return false;
-	for (p += 2;; p = vend + 2) {
+	for (p = usual_fields(l, p + 2, end);; p = vend + 2) {
 		enum field f = field_at(p, end, &eq);
 		if (eq == end)
 			break;
@@ -582,13 +645,17 @@ static bool parse_delivery(struct smtpcode_logline *l, const char *s,
 			sendmail_stat(l, v, end);
 			return true;
 		}
-		if ((vend = field_end(v, end)) == NULL)
+		if ((vend = field_end(v, end, &gt)) == NULL)
 			break;
 		switch (f) {
 		case FIELD_TO:
-			/* Sendmail lists recipients: "to=<a@x>,<b@x>",
-			 * "to=a@x,b@x". */
-			comma = *v == '<' ? NULL : scan_byte(v, vend, ',');
+			/* "to=<a@x>" as in usual_fields().  Sendmail lists
+			 * recipients: "to=<a@x>,<b@x>", "to=a@x,b@x". */
+			if (gt) {
+				take_address(l, v + 1, gt);
+				break;
+			}
+			comma = scan_byte(v, vend, ',');
 			take_recipient(l, v, comma ? comma : vend);
 			break;
 		case FIELD_RELAY: l->relay = span(v, vend); break;

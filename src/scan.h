@@ -70,6 +70,37 @@ static inline const char *scan_byte(const char *p, const char *end, char c)
 	return NULL;
 }
 
+/* The first byte in [p, end) that is c or below it (as unsigned bytes),
+ * or NULL: the end of a word, when the bytes that may end it are below
+ * every byte that may be in it (a status word: ' ', ',', '('). */
+static inline const char *scan_upto(const char *p, const char *end,
+                                    unsigned char c)
+{
+#ifdef SCAN_SSE2
+	const __m128i top = _mm_set1_epi8((char)c);
+	unsigned hits;
+	/* min(x, c) == x where x <= c. */
+#define SCAN_UPTO_AT(at) \
+	((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8( \
+	    _mm_min_epu8(scan_load(at), top), scan_load(at))))
+	if (end - p >= 16) {
+		const char *q = p;
+		for (; end - q >= 16; q += 16)
+			if ((hits = SCAN_UPTO_AT(q)) != 0)
+				return q + __builtin_ctz(hits);
+		if (q == end)
+			return NULL;
+		hits = SCAN_UPTO_AT(end - 16) >> (16 - (unsigned)(end - q));
+		return hits ? q + __builtin_ctz(hits) : NULL;
+	}
+#undef SCAN_UPTO_AT
+#endif
+	for (; p < end; p++)
+		if ((unsigned char)*p <= c)
+			return p;
+	return NULL;
+}
+
 /*
  * The first x in [p, end) with x[0] == a and x[d] == b (d >= 1, x + d <
  * end), or NULL: a marker found by two of its bytes at once (": to=" by

@@ -165,6 +165,51 @@ static void test_doubled(void **state)
 	}
 }
 
+static const char *naive_upto(const char *p, const char *end, unsigned char c)
+{
+	for (; p < end; p++)
+		if ((unsigned char)*p <= c)
+			return p;
+	return NULL;
+}
+
+/* A byte at or below the limit at every place of spans of every length,
+ * among bytes above it, from several starts; and every byte value against
+ * every limit, unsigned (0x80 and above are above ','). */
+static void test_upto(void **state)
+{
+	(void)state;
+	for (size_t len = 0; len <= 80; len++) {
+		for (size_t at = 0; at <= len; at++) {
+			char *s = malloc(len ? len : 1);
+			assert_non_null(s);
+			for (size_t i = 0; i < len; i++) /* above ',' */
+				s[i] = i % 5 == 1 ? '-' : i % 7 == 3 ? (char)0xe9 : 'x';
+			if (at < len)
+				s[at] = at % 3 == 0 ? ',' : at % 3 == 1 ? ' ' : '\0';
+			if (at + 19 < len)
+				s[at + 19] = '(';
+			for (size_t from = 0; from <= len; from += 3)
+				assert_ptr_equal(scan_upto(s + from, s + len, ','),
+				                 naive_upto(s + from, s + len, ','));
+			free(s);
+		}
+	}
+	for (int c = 0; c < 256; c++) {
+		for (int limit = 0; limit < 256; limit += 5) {
+			char s[40];
+			memset(s, (char)0xff, sizeof s);
+			s[21] = (char)c;
+			assert_ptr_equal(
+			    scan_upto(s, s + sizeof s, (unsigned char)limit),
+			    naive_upto(s, s + sizeof s, (unsigned char)limit));
+			assert_ptr_equal(
+			    scan_upto(s + 9, s + 30, (unsigned char)limit),
+			    naive_upto(s + 9, s + 30, (unsigned char)limit));
+		}
+	}
+}
+
 /* Equal spans of every length, and a difference at every place. */
 static void test_same(void **state)
 {
@@ -193,6 +238,7 @@ int main(void)
 		cmocka_unit_test(test_any_byte_and_long_counts),
 		cmocka_unit_test(test_pair),
 		cmocka_unit_test(test_doubled),
+		cmocka_unit_test(test_upto),
 		cmocka_unit_test(test_same),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
