@@ -76,13 +76,21 @@ static inline void copy_bytes(char *d, const char *s, size_t n)
 	}
 }
 
+/* Sink k full: nothing more goes in (its size is cut to its length, so
+ * that a write tests the room left alone). */
+static inline void sink_fail(struct sink *k)
+{
+	k->full = true;
+	k->size = k->len;
+}
+
 /* Room for n more bytes in sink k, now counted in its length; NULL, and
  * the sink full, when there is none. */
 static inline char *sink_room(struct sink *k, size_t n)
 {
 	char *d;
-	if (k->full || n > k->size - k->len) {
-		k->full = true;
+	if (n > k->size - k->len) {
+		sink_fail(k);
 		return NULL;
 	}
 	d = k->text + k->len;

@@ -17,19 +17,18 @@
 #include "render.h"
 #include "scan.h"
 
-/* Whether the 8 bytes at s are all printable ASCII, tested at once (the
+/* Whether the 8 bytes of w are all printable ASCII, tested at once (the
  * classic "a byte below n" and "a byte above n" tests on a word, exact
  * for "any"). */
-static bool printable8(const char *s)
+static bool printable8(uint64_t w)
 {
 	const uint64_t ones = 0x0101010101010101u, highs = ones << 7;
-	uint64_t w;
-	memcpy(&w, s, sizeof w);
 	return !((((w - ones * 0x20) & ~w) | ((w + ones) | w)) & highs);
 }
 
 static bool printable(const char *s, size_t n)
 {
+	uint64_t w;
 	size_t i = 0;
 	if (n < 8) {
 		for (; i < n; i++)
@@ -37,26 +36,48 @@ static bool printable(const char *s, size_t n)
 				return false;
 		return true;
 	}
-	for (; n - i > 8; i += 8)
-		if (!printable8(s + i))
+	for (; n - i > 8; i += 8) {
+		memcpy(&w, s + i, sizeof w);
+		if (!printable8(w))
 			return false;
-	return printable8(s + n - 8); /* the last word, overlapping */
+	}
+	memcpy(&w, s + n - 8, sizeof w); /* the last word, overlapping */
+	return printable8(w);
 }
 
 /*
  * Text from the input, shown through out_escaped(), which alone decides
  * how bytes other than printable ASCII appear.  Printable ASCII it shows
- * as it is, so such text is put in a sink directly; any other fills the
- * sink, so that the record is written out piece by piece instead.
+ * as it is, so such text is put in a sink directly, each word tested as
+ * it is copied; any other fills the sink, so that the record is written
+ * out piece by piece instead.
  */
 static void escaped(struct sink *k, const char *s, size_t n)
 {
-	if (!k)
+	uint64_t w;
+	char *d;
+
+	if (!k) {
 		out_escaped(stdout, s, n);
-	else if (printable(s, n))
-		sink_write(k, s, n);
-	else
-		k->full = true;
+	} else if (n < 8) {
+		if (printable(s, n))
+			sink_write(k, s, n);
+		else
+			sink_fail(k);
+	} else if ((d = sink_room(k, n)) != NULL) {
+		for (size_t i = 0;; i += 8) {
+			if (n - i < 8) /* the last word, overlapping */
+				i = n - 8;
+			memcpy(&w, s + i, sizeof w);
+			if (!printable8(w)) {
+				sink_fail(k);
+				return;
+			}
+			memcpy(d + i, &w, sizeof w);
+			if (i == n - 8)
+				return;
+		}
+	}
 }
 
 static void put_text(struct sink *k, struct smtpcode_text t)
@@ -164,39 +185,37 @@ static void file_name(struct sink *k, const char *file)
  */
 static void line_number(struct sink *k, unsigned long line)
 {
+	/* last's digits end text, the bytes before them '0', so that a
+	 * carry out of the first digit makes a new one. */
+	static _Thread_local char text[24];
 	static _Thread_local unsigned long last;
-	static _Thread_local char text[24]; /* last's digits */
-	static _Thread_local size_t len;    /* 0: none kept */
+	static _Thread_local size_t len; /* 0: none kept */
+	char *end = text + sizeof text;
 
 	if (!k) {
 		sink_number(k, line);
 		return;
 	}
 	if (len && line > last && line - last <= 16) {
-		for (; last < line; last++) { /* add one, carrying */
-			size_t i = len;
-			while (i > 0 && text[i - 1] == '9')
-				text[--i] = '0';
-			if (i > 0) {
-				text[i - 1]++;
-			} else { /* 99 + 1: one digit more */
-				memmove(text + 1, text, len++);
-				text[0] = '1';
-			}
+		for (; last < line; last++) {
+			char *d = end - 1;
+			while (*d == '9')
+				*d-- = '0';
+			++*d;
+			if (end - d > (ptrdiff_t)len)
+				len = (size_t)(end - d);
 		}
 	} else {
 		struct sink t = {text, 0, sizeof text, false};
 		sink_number(&t, line);
-		len = t.full ? 0 : t.len;
+		memmove(end - t.len, text, t.len);
+		memset(text, '0', sizeof text - t.len);
+		len = t.len; /* at most 20 digits: never full */
 		last = line;
-		if (!len) {
-			sink_number(k, line);
-			return;
-		}
 	}
 	/* len < sizeof text always; said so, the compiler sees the copy
 	 * stays inside text. */
-	sink_write(k, text, len < sizeof text ? len : 0);
+	sink_write(k, end - len, len < sizeof text ? len : 0);
 }
 
 /* "FILE:LINE: " (logs) or "FILE: recipient N: " (messages), TSV's
