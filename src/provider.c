@@ -412,22 +412,16 @@ static inline uint64_t load_le(const unsigned char *u, size_t n)
 	return x;
 }
 
-/* Whether some marker or phrase holds a then b, in a row (folded). */
+/* Whether some marker or phrase holds a then b, in a row (folded): among
+ * the few bytes that follow a, in increasing order. */
 static bool has_pair(unsigned char a, unsigned char b)
 {
-	unsigned pair = (unsigned)fold(a) << 8 | fold(b);
-	size_t lo = 0, n = table_nedge_pairs;
+	unsigned char fa = fold(a), fb = fold(b);
 
-	while (n > 0) { /* lo: the first pair >= pair */
-		size_t half = n / 2;
-		if (table_edge_pairs[lo + half] < pair) {
-			lo += half + 1;
-			n -= half + 1;
-		} else {
-			n = half;
-		}
-	}
-	return lo < table_nedge_pairs && table_edge_pairs[lo] == pair;
+	for (size_t i = table_edge_first[fa]; i < table_edge_first[fa + 1]; i++)
+		if (table_edge_second[i] >= fb)
+			return table_edge_second[i] == fb;
+	return false;
 }
 
 /*
@@ -452,7 +446,9 @@ bool smtpcode_reply_ignores(const char *input, size_t len, size_t from,
 	if (to < len && table_edges[fold(u[to])] & TABLE_EDGE_PRECEDED &&
 	    has_pair(u[to - 1], u[to]))
 		return false;
-	for (size_t i = from; i < to; i += 6) {
+	/* Up to the word that reaches the span's end: with it every byte has
+	 * been seen, and no trigram starts after its sixth. */
+	for (size_t i = from;; i += 6) {
 		size_t n = to - i < 8 ? to - i : 8; /* the span's bytes here */
 		uint64_t x = fold_word(load_le(u + i, len - i < 8 ? len - i : 8));
 		uint64_t sp;
@@ -466,11 +462,12 @@ bool smtpcode_reply_ignores(const char *input, size_t len, size_t from,
 			    word_in(u, i, to, x, 2) || word_in(u, i, to, x, 3) ||
 			    word_in(u, i, to, x, 4) || word_in(u, i, to, x, 5))
 				return false;
-			continue;
+		} else {
+			for (unsigned k = 0; k + 3 <= n; k++)
+				if (word_in(u, i, to, x, k))
+					return false;
 		}
-		for (unsigned k = 0; k + 3 <= n; k++)
-			if (word_in(u, i, to, x, k))
-				return false;
+		if (i + n == to)
+			return true;
 	}
-	return true;
 }

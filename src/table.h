@@ -160,9 +160,9 @@ extern const char table_date[];
  *    and the span's first byte, in a row; one that crosses its right
  *    edge, its last byte and the byte after it.  table_edges[c] bit 0
  *    says some marker or phrase holds c followed by a byte; bit 1, c after
- *    a byte.  Only then is the pair looked for in table_edge_pairs, every
- *    pair of bytes in a row of every marker and phrase (a << 8 | b),
- *    sorted.
+ *    a byte.  Only then is the pair looked for: the bytes that follow a in
+ *    some marker or phrase are table_edge_second[table_edge_first[a]] up
+ *    to table_edge_second[table_edge_first[a + 1]], in increasing order.
  *  - One that lies inside a span without spaces has no space itself.
  *    Those are table_words, by the hash h = TABLE_WORD(t) of their first
  *    three bytes (t, the first in the low byte): those of hash h are
@@ -181,8 +181,8 @@ struct table_word {
 };
 
 extern const uint8_t table_edges[256];
-extern const uint16_t table_edge_pairs[];
-extern const size_t table_nedge_pairs;
+extern const uint16_t table_edge_first[257];
+extern const uint8_t table_edge_second[];
 extern const uint8_t table_word_first[(1 << TABLE_WORD_BITS) + 1];
 extern const struct table_word table_words[];
 

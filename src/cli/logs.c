@@ -33,6 +33,8 @@
 #define RESOLVED_MAX 512   /* longer replies are resolved each time */
 #define VERDICT_SLOTS 64   /* a power of two */
 #define VERDICT_MAX 2048   /* longer verdicts are rendered each time */
+#define DOMAIN_SLOTS 64    /* a power of two */
+#define DOMAIN_MAX 64      /* longer domains are looked at each time */
 
 /* A reply and its codes, resolved. */
 struct resolved {
@@ -57,12 +59,22 @@ struct verdict {
 	char text[VERDICT_MAX];
 };
 
+/* Whether a reply quoting an address at a domain may be keyed without
+ * the domain part ("@example.org"), found once per domain (key_of()). */
+struct domain {
+	unsigned char state; /* enum slot_state */
+	bool ignored;
+	size_t len;
+	char name[DOMAIN_MAX]; /* "@example.org" */
+};
+
 struct log_ctx {
 	const struct log_options *o;
 	const char *file;  /* as shown: "(standard input)" for "-" */
 	struct summary *summary;
 	struct resolved resolved[RESOLVED_SLOTS];
 	struct verdict verdicts[VERDICT_SLOTS];
+	struct domain domains[DOMAIN_SLOTS];
 	unsigned long stamps; /* verdict slots filled */
 };
 
@@ -124,7 +136,47 @@ struct reply_key {
 	struct smtpcode_query q;
 };
 
-static struct reply_key key_of(const struct smtpcode_query *q,
+/*
+ * Whether the domain part [at, to) of an address quoted in reply, whose
+ * local part [from, at) is ignored, is too: then so is the whole address.
+ * (A marker or phrase touching the whole would lie inside one part, or
+ * cross an outer edge, which the two checks cover, or cross the '@',
+ * which the local part's check refused: its right edge is that pair.)
+ * The answer depends on the domain part alone then, and is kept per
+ * domain, as a log names few and their check is most of the cost.
+ */
+static bool domain_ignored(struct log_ctx *c, struct smtpcode_text reply,
+                           size_t at, size_t to)
+{
+	const char *name = reply.s + at;
+	size_t len = to - at;
+	uint64_t h;
+	unsigned char state[WAYS];
+	struct domain *d;
+
+	if (len > DOMAIN_MAX)
+		return smtpcode_reply_ignores(reply.s, reply.len, at, to);
+	h = mix(hash_bytes(len, name, len));
+	for (size_t i = 0; i < WAYS; i++) {
+		d = &c->domains[way(h, i, DOMAIN_SLOTS)];
+		if (d->state != SLOT_FREE && d->len == len &&
+		    scan_same(d->name, name, len)) {
+			d->state = SLOT_REUSED;
+			return d->ignored;
+		}
+	}
+	for (size_t i = 0; i < WAYS; i++)
+		state[i] = c->domains[way(h, i, DOMAIN_SLOTS)].state;
+	d = &c->domains[way(h, victim(h, state), DOMAIN_SLOTS)];
+	d->state = SLOT_NEW;
+	d->len = len;
+	memcpy(d->name, name, len);
+	d->ignored = smtpcode_reply_ignores(reply.s, reply.len, at, to);
+	return d->ignored;
+}
+
+static struct reply_key key_of(struct log_ctx *c,
+                               const struct smtpcode_query *q,
                                struct smtpcode_text reply,
                                struct smtpcode_text rcpt)
 {
@@ -135,17 +187,19 @@ static struct reply_key key_of(const struct smtpcode_query *q,
 		return k;
 	for (end = p + reply.len; (p = scan_byte(p, end, '<')) != NULL;) {
 		size_t from = (size_t)(++p - reply.s), to = from + rcpt.len, cut = 0;
+		size_t split;
 		if ((size_t)(end - p) <= rcpt.len || p[rcpt.len] != '>' ||
 		    !scan_same(p, rcpt.s, rcpt.len))
 			continue;
 		if (from < q->text_off || to > q->text_off + q->text_len)
 			break;
-		if (smtpcode_reply_ignores(reply.s, reply.len, from, to))
+		at = scan_last(p, p + rcpt.len, '@');
+		split = at ? (size_t)(at - reply.s) : from;
+		if (split > from &&
+		    smtpcode_reply_ignores(reply.s, reply.len, from, split))
+			cut = domain_ignored(c, reply, split, to) ? to : split;
+		else if (smtpcode_reply_ignores(reply.s, reply.len, from, to))
 			cut = to;
-		else if ((at = scan_last(p, p + rcpt.len, '@')) != NULL && at > p &&
-		         smtpcode_reply_ignores(reply.s, reply.len, from,
-		                                (size_t)(at - reply.s)))
-			cut = (size_t)(at - reply.s);
 		if (cut) {
 			k.head.len = from;
 			k.tail = (struct smtpcode_text){reply.s + cut, reply.len - cut};
@@ -175,7 +229,7 @@ static struct resolved *resolve(struct log_ctx *c,
                                 struct smtpcode_text rcpt,
                                 struct smtpcode_result *own)
 {
-	struct reply_key k = key_of(q, reply, rcpt);
+	struct reply_key k = key_of(c, q, reply, rcpt);
 	size_t len = k.head.len + k.tail.len;
 	uint64_t h = mix(hash_bytes(hash_bytes(codes_hash(q) ^ q->text_off,
 	                                       k.head.s, k.head.len),

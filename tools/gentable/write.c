@@ -381,19 +381,22 @@ static void make_spans(const struct table_phrase *ph, size_t nphrases)
 
 static void write_spans(FILE *out)
 {
+	uint8_t second[1 << 16];
 	size_t npairs = 0;
 
 	fputs("\nconst uint8_t table_edges[256] = {", out);
 	write_bytes(out, spans.edges, sizeof spans.edges);
-	fputs("\n};\n\nconst uint16_t table_edge_pairs[] = {", out);
-	for (size_t p = 0; p < sizeof spans.pairs / sizeof *spans.pairs; p++)
-		if (spans.pairs[p]) {
-			fprintf(out, "%s0x%04zx",
-			        npairs % 8 ? ", " : npairs ? ",\n\t" : "\n\t", p);
-			npairs++;
-		}
-	fprintf(out, "%s\n};\nconst size_t table_nedge_pairs = %zu;\n",
-	        npairs ? "" : "0", npairs);
+	/* first[a]: the pairs before those starting with a. */
+	fputs("\n};\n\nconst uint16_t table_edge_first[257] = {", out);
+	for (size_t a = 0; a <= 256; a++) {
+		fprintf(out, "%s%zu", a % 16 ? ", " : a ? ",\n\t" : "\n\t", npairs);
+		for (size_t b = 0; a < 256 && b < 256; b++)
+			if (spans.pairs[a << 8 | b])
+				second[npairs++] = (uint8_t)b;
+	}
+	fputs("\n};\n\nconst uint8_t table_edge_second[] = {", out);
+	write_bytes(out, second, npairs ? npairs : 1);
+	fputs("\n};\n", out);
 	fputs("\nconst uint8_t table_word_first[] = {", out);
 	write_bytes(out, spans.first, sizeof spans.first);
 	fputs("\n};\n\nconst struct table_word table_words[] = {\n", out);
