@@ -45,6 +45,18 @@ static bool printable(const char *s, size_t n)
 	return printable8(w);
 }
 
+#ifdef SCAN_SSE2
+/* Whether the sixteen bytes of x are all printable ASCII: as signed bytes,
+ * those below 0x20 and those from 0x80 on are less than 0x20, and 0x7f is
+ * the one left above 0x7e. */
+static bool printable16(__m128i x)
+{
+	__m128i low = _mm_cmplt_epi8(x, _mm_set1_epi8(0x20));
+	__m128i del = _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7f));
+	return !_mm_movemask_epi8(_mm_or_si128(low, del));
+}
+#endif
+
 /*
  * Text from the input, shown through out_escaped(), which alone decides
  * how bytes other than printable ASCII appear.  Printable ASCII it shows
@@ -64,7 +76,25 @@ static void escaped(struct sink *k, const char *s, size_t n)
 			sink_write(k, s, n);
 		else
 			sink_fail(k);
-	} else if ((d = sink_room(k, n)) != NULL) {
+	} else if ((d = sink_room(k, n)) == NULL) {
+		return;
+#ifdef SCAN_SSE2
+	} else if (n >= 16) { /* sixteen bytes a step, the last overlapping */
+		for (size_t i = 0;; i += 16) {
+			__m128i x;
+			if (n - i < 16)
+				i = n - 16;
+			x = scan_load(s + i);
+			if (!printable16(x)) {
+				sink_fail(k);
+				return;
+			}
+			_mm_storeu_si128((__m128i *)(void *)(d + i), x);
+			if (i == n - 16)
+				return;
+		}
+#endif
+	} else {
 		for (size_t i = 0;; i += 8) {
 			if (n - i < 8) /* the last word, overlapping */
 				i = n - 8;
@@ -183,7 +213,7 @@ static void file_name(struct sink *k, const char *file)
  * kept and counted up, which costs less than writing them anew (a
  * division per two digits).  Any other number is written anew.
  */
-static void line_number(struct sink *k, unsigned long line)
+static inline void line_number(struct sink *k, unsigned long line)
 {
 	/* last's digits end text, the bytes before them '0', so that a
 	 * carry out of the first digit makes a new one. */
@@ -191,28 +221,29 @@ static void line_number(struct sink *k, unsigned long line)
 	static _Thread_local unsigned long last;
 	static _Thread_local size_t len; /* 0: none kept */
 	char *end = text + sizeof text;
+	unsigned long gap = line - last; /* huge when line <= last */
 
 	if (!k) {
 		sink_number(k, line);
 		return;
 	}
-	if (len && line > last && line - last <= 16) {
-		for (; last < line; last++) {
+	if (len && gap - 1 < 16) {
+		do {
 			char *d = end - 1;
 			while (*d == '9')
 				*d-- = '0';
 			++*d;
 			if (end - d > (ptrdiff_t)len)
 				len = (size_t)(end - d);
-		}
+		} while (--gap);
 	} else {
 		struct sink t = {text, 0, sizeof text, false};
 		sink_number(&t, line);
 		memmove(end - t.len, text, t.len);
 		memset(text, '0', sizeof text - t.len);
 		len = t.len; /* at most 20 digits: never full */
-		last = line;
 	}
+	last = line;
 	/* len < sizeof text always; said so, the compiler sees the copy
 	 * stays inside text. */
 	sink_write(k, end - len, len < sizeof text ? len : 0);
