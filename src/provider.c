@@ -161,7 +161,7 @@ static uint64_t recognise(const char *s, size_t n, const char *markers[64])
 	const uint8_t *pairs = table_pairs, *trigrams = table_trigrams;
 	uint64_t hits = 0;
 	for (size_t j = 0; j + 1 < n; j += 2) {
-		unsigned bits = pairs[TABLE_PAIR(u[j], u[j + 1])];
+		unsigned bits = TABLE_PAIR_BITS(pairs, TABLE_PAIR(u[j], u[j + 1]));
 		uint32_t h;
 		if (!bits)
 			continue;

@@ -65,13 +65,14 @@ void table_match(const struct smtpcode_query *q, const char *input,
  * so an occurrence covers the byte pairs at its offsets 0 and 1, one of
  * which starts at an even offset of the reply: the scan looks up only the
  * pairs at even offsets, in table_pairs (hashed to 13 bits, which only
- * lets more pairs through): bit 0, a marker starts with the pair; bit 1,
- * a marker's second byte starts it.  A marker that may start there is one
+ * lets more pairs through; two bits a pair, four pairs a byte): bit 0, a
+ * marker starts with the pair; bit 1, a marker's second byte starts it.  A marker that may start there is one
  * whose first three bytes hash like the reply's, h = TABLE_TRIGRAM(...):
  * table_markers[table_trigrams[h]] up to table_markers[table_trigrams[h +
  * 1]], sorted by provider, then data order.
  */
 #define TABLE_PAIR(a, b) ((unsigned)(a) << 5 ^ (unsigned)(b))
+#define TABLE_PAIR_BITS(pairs, p) ((pairs)[(p) >> 2] >> 2 * ((p) & 3) & 3u)
 #define TABLE_TRIGRAM_BITS 12
 #define TABLE_TRIGRAM(a, b, c)                                              \
 	((uint32_t)(((uint32_t)(a) << 16 | (uint32_t)(b) << 8 | (uint32_t)(c)) \
@@ -84,7 +85,7 @@ struct table_marker {
 	uint32_t text;    /* pool offset of the marker */
 };
 
-extern const uint8_t table_pairs[8192];
+extern const uint8_t table_pairs[8192 / 4];
 extern const uint8_t table_trigrams[(1 << TABLE_TRIGRAM_BITS) + 1];
 extern const struct table_marker table_markers[];
 extern const size_t table_nmarkers;

@@ -436,11 +436,17 @@ static int by_trigram(const void *a, const void *b)
 /* The index of the providers' markers (see table.h), built before the
  * table is written, which it may refuse. */
 static struct {
-	uint8_t pairs[8192];
+	uint8_t pairs[8192 / 4]; /* see TABLE_PAIR_BITS */
 	uint8_t trigrams[(1 << TABLE_TRIGRAM_BITS) + 1];
 	struct marker *m;
 	size_t n, first; /* first: index of the first provider */
 } markers;
+
+/* Sets bits (1, 2) for pair p in markers.pairs. */
+static void pair_bits(unsigned p, unsigned bits)
+{
+	markers.pairs[p >> 2] |= (uint8_t)(bits << 2 * (p & 3));
+}
 
 static void make_markers(const struct smtpcode_entry *entries)
 {
@@ -474,8 +480,8 @@ static void make_markers(const struct smtpcode_entry *entries)
 			m[n].m.provider = (uint8_t)(e->key & 0xff);
 			m[n].m.len = (uint8_t)len;
 			m[n].m.text = it->text;
-			markers.pairs[TABLE_PAIR(t[0], t[1])] |= 1;
-			markers.pairs[TABLE_PAIR(t[1], t[2])] |= 2;
+			pair_bits(TABLE_PAIR(t[0], t[1]), 1);
+			pair_bits(TABLE_PAIR(t[1], t[2]), 2);
 			n++;
 		}
 	}
@@ -569,7 +575,7 @@ static void write_slots(FILE *out, const struct smtpcode_entry *entries)
 static void write_markers(FILE *out, const struct smtpcode_entry *entries)
 {
 	size_t n = 0;
-	fputs("\nconst uint8_t table_pairs[8192] = {", out);
+	fputs("\nconst uint8_t table_pairs[] = {", out);
 	write_bytes(out, markers.pairs, sizeof markers.pairs);
 	fputs("\n};\n\nconst uint8_t table_trigrams[] = {", out);
 	write_bytes(out, markers.trigrams, sizeof markers.trigrams);
