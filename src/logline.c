@@ -825,19 +825,19 @@ static const char *reject_word(const char *s, const char *end,
 }
 
 /* Where Postfix's "; from=<a> to=<b> proto=ESMTP helo=<h>" starts: the
- * last "; " followed by one of its names (the reply may hold "; "). */
+ * last "; " followed by one of its names (the reply may hold "; "),
+ * looked for from the end, where it is. */
 static const char *reject_meta(const char *p, const char *end)
 {
-	const char *hit, *meta = NULL;
+	const char *hit, *stop = end;
 
-	while ((hit = FIND(p, end, "; ", 0, 1)) != NULL) {
+	for (; (hit = FIND_LAST(p, stop, "; ", 0)) != NULL; stop = hit + 1) {
 		const char *n = hit + 2;
 		if (STARTS(n, end, "from=<") || STARTS(n, end, "to=<") ||
 		    STARTS(n, end, "proto=") || STARTS(n, end, "helo=<"))
-			meta = hit;
-		p = hit + 1;
+			return hit;
 	}
-	return meta;
+	return NULL;
 }
 
 static bool is_command_word(const char *a, const char *b)

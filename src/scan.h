@@ -161,9 +161,12 @@ static inline const char *scan_doubled(const char *p, const char *end, char a,
 #ifdef SCAN_SSE2
 	if (end - p >= 16) {
 		const __m128i pa = _mm_set1_epi8(a), pb = _mm_set1_epi8(b);
-		const char *q = p;
+		/* Bounded by the last place sixteen fit, not by end - q: a
+		 * step less per sixteen bytes, as this search (Exim's marker)
+		 * runs the whole of most lines. */
+		const char *q = p, *last = end - 16;
 		unsigned hits;
-		for (; end - q >= 16; q += 16)
+		for (; q <= last; q += 16)
 			if ((hits = scan_doubled16(q, pa, pb)) != 0)
 				return q + __builtin_ctz(hits);
 		if (q == end)

@@ -279,6 +279,17 @@ static const struct line_case lines[] = {
      .reply = "550 5.7.1 Service unavailable; client [192.0.2.44] blocked "
               "using zen.spamhaus.org",
      .code = "550 5.7.1"},
+    /* The names start at the last "; " followed by one of them: not at a
+     * "; to=<" inside the reply, nor at a "; " inside a value. */
+    {.line = SYSLOG "postfix/smtpd[2211]: NOQUEUE: reject: RCPT from "
+             "unknown[198.51.100.7]: 550 5.7.1 Denied; to=<x@evil.example> "
+             "listed; from=<a@example.org> to=<b@example.com> proto=ESMTP "
+             "helo=<a; b>",
+     .format = SMTPCODE_LOG_SMTPD, .found = true,
+     .recipient = "b@example.com", .domain = "example.com",
+     .relay = "unknown[198.51.100.7]", .status = "reject", .stage = "RCPT",
+     .reply = "550 5.7.1 Denied; to=<x@evil.example> listed",
+     .code = "550 5.7.1"},
     {.line = SYSLOG "postfix/cleanup[3120]: 8A9B0C1D2E: milter-reject: "
              "END-OF-MESSAGE from unknown[198.51.100.7]: 5.7.1 Rejected by "
              "SPAM filter; from=<a@example.org> to=<b@example.com> "
