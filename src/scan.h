@@ -36,6 +36,20 @@ static inline unsigned scan_hits(const char *at, __m128i pattern)
 {
 	return (unsigned)_mm_movemask_epi8(scan_eq(at, pattern));
 }
+
+/*
+ * How the forward searches end, after their sixteen-byte steps: the first
+ * place in [q, end) (1 to 15 places left) whose bit is set in last, the
+ * bits of the sixteen places that end at end, read again overlapping
+ * those already seen, whose bits are shifted out; or NULL.  (The callers
+ * test q == end first, so that the last read is made only when needed.)
+ */
+static inline const char *scan_rest(const char *q, const char *end,
+                                    unsigned last)
+{
+	last >>= 16 - (unsigned)(end - q);
+	return last ? q + __builtin_ctz(last) : NULL;
+}
 #endif
 
 /* The first c in [p, end), or NULL. */
@@ -58,10 +72,7 @@ static inline const char *scan_byte(const char *p, const char *end, char c)
 				return q + __builtin_ctz(hits);
 		if (q == end)
 			return NULL;
-		/* The last sixteen bytes, overlapping those already seen:
-		 * their bits are shifted out. */
-		hits = scan_hits(end - 16, pattern) >> (16 - (unsigned)(end - q));
-		return hits ? q + __builtin_ctz(hits) : NULL;
+		return scan_rest(q, end, scan_hits(end - 16, pattern));
 	}
 #endif
 	for (; p < end; p++)
@@ -90,8 +101,7 @@ static inline const char *scan_upto(const char *p, const char *end,
 				return q + __builtin_ctz(hits);
 		if (q == end)
 			return NULL;
-		hits = SCAN_UPTO_AT(end - 16) >> (16 - (unsigned)(end - q));
-		return hits ? q + __builtin_ctz(hits) : NULL;
+		return scan_rest(q, end, SCAN_UPTO_AT(end - 16));
 	}
 #undef SCAN_UPTO_AT
 #endif
@@ -125,11 +135,8 @@ static inline const char *scan_pair(const char *p, const char *end, char a,
 				return q + __builtin_ctz(hits);
 		if (q == end)
 			return NULL;
-		/* The last sixteen places, overlapping those already seen:
-		 * their bits are shifted out. */
-		hits = SCAN_PAIR_AT(end - 16) >> (16 - (unsigned)(end - q));
+		return scan_rest(q, end, SCAN_PAIR_AT(end - 16));
 #undef SCAN_PAIR_AT
-		return hits ? q + __builtin_ctz(hits) : NULL;
 	}
 #endif
 	for (; p < end; p++)
@@ -171,8 +178,7 @@ static inline const char *scan_doubled(const char *p, const char *end, char a,
 				return q + __builtin_ctz(hits);
 		if (q == end)
 			return NULL;
-		hits = scan_doubled16(end - 16, pa, pb) >> (16 - (unsigned)(end - q));
-		return hits ? q + __builtin_ctz(hits) : NULL;
+		return scan_rest(q, end, scan_doubled16(end - 16, pa, pb));
 	}
 #endif
 	for (; p < end; p++)

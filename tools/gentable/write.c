@@ -307,14 +307,19 @@ static struct table_phrase *make_phrases(size_t nphrases,
 	return ph;
 }
 
+/* What goes before item i of an array written per lines of n items. */
+static const char *item_sep(size_t i, size_t n)
+{
+	return i % n ? ", " : i ? ",\n\t" : "\n\t";
+}
+
 static void write_bytes(FILE *out, const uint8_t *b, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		fprintf(out, "%s%u", i % 32 ? "," : (i ? ",\n\t" : "\n\t"), b[i]);
+		fprintf(out, "%s%u", item_sep(i, 32), b[i]);
 }
 
-/* What smtpcode_reply_ignores() looks up (see table.h), from the folded
- * phrases, which include the markers. */
+/* Words in the order of their hash, then of their phrases. */
 static int by_word(const void *a, const void *b)
 {
 	const struct table_word *x = a, *y = b;
@@ -381,7 +386,7 @@ static void make_spans(const struct table_phrase *ph, size_t nphrases)
 
 static void write_spans(FILE *out)
 {
-	uint8_t second[1 << 16];
+	static uint8_t second[1 << 16]; /* zeros: one is written when empty */
 	size_t npairs = 0;
 
 	fputs("\nconst uint8_t table_edges[256] = {", out);
@@ -389,7 +394,7 @@ static void write_spans(FILE *out)
 	/* first[a]: the pairs before those starting with a. */
 	fputs("\n};\n\nconst uint16_t table_edge_first[257] = {", out);
 	for (size_t a = 0; a <= 256; a++) {
-		fprintf(out, "%s%zu", a % 16 ? ", " : a ? ",\n\t" : "\n\t", npairs);
+		fprintf(out, "%s%zu", item_sep(a, 16), npairs);
 		for (size_t b = 0; a < 256 && b < 256; b++)
 			if (spans.pairs[a << 8 | b])
 				second[npairs++] = (uint8_t)b;
@@ -566,8 +571,7 @@ static void write_slots(FILE *out, const struct smtpcode_entry *entries)
 	fprintf(out, "\nconst unsigned table_slot_shift = %u;\n"
 	        "const uint16_t table_slots[] = {", 32 - bits);
 	for (size_t i = 0; i < nslots; i++)
-		fprintf(out, "%s%u", i % 16 ? ", " : (i ? ",\n\t" : "\n\t"),
-		        (unsigned)slots[i]);
+		fprintf(out, "%s%u", item_sep(i, 16), (unsigned)slots[i]);
 	fputs("\n};\n", out);
 	free(slots);
 }
@@ -672,7 +676,7 @@ int write_table(const char *path, const char *date)
 	 * pages of them instead of a dozen scattered pages of entries. */
 	fputs("\nconst uint32_t table_keys[] = {", out);
 	for (size_t i = 0; i < nrecords; i++)
-		fprintf(out, "%s0x%08lx", i % 8 ? ", " : (i ? ",\n\t" : "\n\t"),
+		fprintf(out, "%s0x%08lx", item_sep(i, 8),
 		        (unsigned long)entries[i].key);
 	fputs("\n};\n", out);
 	write_slots(out, entries);
