@@ -84,6 +84,51 @@ int reader_close(struct reader *r)
 	return status;
 }
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define COUNT_AVX2 1
+
+/* The newlines in [p, end) with AVX2, 128 bytes a step into two
+ * counters, as scan_count() does with sixteen-byte ones: every byte read
+ * is counted here before a worker parses it (for the number of the next
+ * block's first line), and this takes under half the instructions. */
+__attribute__((target("avx2"))) static size_t
+newlines_avx2(const char *p, const char *end)
+{
+	const __m256i nl = _mm256_set1_epi8('\n'), zero = _mm256_setzero_si256();
+	size_t n = 0;
+#define EQ(at) _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(at)), nl)
+	while (end - p >= 128) {
+		__m256i one = zero, two = zero, sums;
+		/* 127 steps keep each byte of a counter under 256. */
+		for (int k = 0; k < 127 && end - p >= 128; k++, p += 128) {
+			one = _mm256_sub_epi8(one, EQ(p));
+			two = _mm256_sub_epi8(two, EQ(p + 32));
+			one = _mm256_sub_epi8(one, EQ(p + 64));
+			two = _mm256_sub_epi8(two, EQ(p + 96));
+		}
+		sums = _mm256_add_epi64(_mm256_sad_epu8(one, zero),
+		                        _mm256_sad_epu8(two, zero));
+		n += (size_t)_mm256_extract_epi64(sums, 0) +
+		     (size_t)_mm256_extract_epi64(sums, 1) +
+		     (size_t)_mm256_extract_epi64(sums, 2) +
+		     (size_t)_mm256_extract_epi64(sums, 3);
+	}
+#undef EQ
+	return n + scan_count(p, end, '\n');
+}
+#endif
+
+/* The newlines in [p, end): with AVX2 where the processor has it. */
+static size_t count_newlines(const char *p, const char *end)
+{
+#ifdef COUNT_AVX2
+	if (__builtin_cpu_supports("avx2"))
+		return newlines_avx2(p, end);
+#endif
+	return scan_count(p, end, '\n');
+}
+
 /* Hand out buf[0..len) as a block of lines; what follows it starts the
  * next block. */
 static int give(struct reader *r, char *buf, size_t len, size_t have,
@@ -92,7 +137,7 @@ static int give(struct reader *r, char *buf, size_t len, size_t have,
 	b->text = buf;
 	b->len = len;
 	b->first = r->lineno + 1;
-	r->lineno += scan_count(buf, buf + len, '\n') + (buf[len - 1] != '\n');
+	r->lineno += count_newlines(buf, buf + len) + (buf[len - 1] != '\n');
 	r->rest = buf + len;
 	r->nrest = have - len;
 	return 1;
