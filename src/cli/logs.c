@@ -12,7 +12,9 @@
  *  - a verdict already rendered (the same codes, provider and entry,
  *    phrase and marker) is copied, not rendered again.
  * A key may sit in one of WAYS slots; a new key evicts, if it can, one
- * that was not found again since it came (hash.h).
+ * that was not found again since it came (hash.h).  A reply is compared
+ * first with the one its codes last found again, before it is hashed
+ * (resolve()).
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -35,6 +37,7 @@
 #define VERDICT_MAX 2048   /* longer verdicts are rendered each time */
 #define DOMAIN_SLOTS 64    /* a power of two */
 #define DOMAIN_MAX 64      /* longer domains are looked at each time */
+#define LAST_BITS 8        /* slots remembered by codes and length */
 
 /* A reply and its codes, resolved. */
 struct resolved {
@@ -75,6 +78,7 @@ struct log_ctx {
 	struct resolved resolved[RESOLVED_SLOTS];
 	struct verdict verdicts[VERDICT_SLOTS];
 	struct domain domains[DOMAIN_SLOTS];
+	unsigned short last[1 << LAST_BITS]; /* by last_place() */
 	unsigned long stamps; /* verdict slots filled */
 };
 
@@ -104,6 +108,15 @@ static uint64_t codes_hash(const struct smtpcode_query *q)
 	h = h << 10 | q->subject;
 	h = h << 10 | q->detail;
 	return mix(h);
+}
+
+/* Where replies of q's codes and len bytes (as keyed) remember the
+ * resolved slot they last came to: replies that share a place cost a
+ * comparison, never a wrong answer. */
+static size_t last_place(const struct smtpcode_query *q, size_t len)
+{
+	uint32_t h = q->basic << 4 ^ q->cls ^ q->subject << 10 ^ q->detail << 20;
+	return ((h ^ (uint32_t)len) * 0x9e3779b1u) >> (32 - LAST_BITS);
 }
 
 static uint64_t pointer_hash(uint64_t h, const void *p)
@@ -210,7 +223,8 @@ static struct reply_key key_of(struct log_ctx *c,
 	return k;
 }
 
-static bool same_reply(const struct resolved *s, const struct reply_key *k)
+static inline bool same_reply(const struct resolved *s,
+                              const struct reply_key *k)
 {
 	return s->state != SLOT_FREE && s->len == k->head.len + k->tail.len &&
 	       same_query(&s->q, &k->q) &&
@@ -218,28 +232,54 @@ static bool same_reply(const struct resolved *s, const struct reply_key *k)
 	       scan_same(s->reply + k->head.len, k->tail.s, k->tail.len);
 }
 
-/* q resolved against reply, which quotes rcpt or not: the cache's slot,
+/*
+ * q resolved against reply, which quotes rcpt or not: the cache's slot,
  * from before or filled now; NULL, with the result in *own, for a reply
  * too long to keep.  The slot's result has the query of the reply that
  * filled it, which may differ from q in its text; the caller uses the
- * codes. */
+ * codes.
+ *
+ * A log's records with the same codes mostly repeat a reply or two, so
+ * the slot that replies of these codes and length last found again is
+ * tried before the key is hashed: first by the whole reply, which is how
+ * most are keyed, before key_of() looks for the recipient in it (a slot
+ * keyed by these very codes and bytes holds what this reply resolves to,
+ * however this record would be keyed: an address left out changes
+ * nothing); then, when an address is left out, by the key.  Only a slot
+ * found again is remembered, so that where replies do not come back (a
+ * queue ID in each) the comparison is rarely made.
+ */
 static struct resolved *resolve(struct log_ctx *c,
                                 const struct smtpcode_query *q,
                                 struct smtpcode_text reply,
                                 struct smtpcode_text rcpt,
                                 struct smtpcode_result *own)
 {
-	struct reply_key k = key_of(c, q, reply, rcpt);
-	size_t len = k.head.len + k.tail.len;
-	uint64_t h = mix(hash_bytes(hash_bytes(codes_hash(q) ^ q->text_off,
-	                                       k.head.s, k.head.len),
-	                            k.tail.s, k.tail.len));
-	struct resolved *s;
+	unsigned short *last = &c->last[last_place(q, reply.len)];
+	struct resolved *s = &c->resolved[*last];
+	struct reply_key k;
+	size_t len;
+	uint64_t h;
 	unsigned char state[WAYS];
 
+	if (s->state == SLOT_REUSED && s->len == reply.len &&
+	    same_query(&s->q, q) && scan_same(s->reply, reply.s, reply.len))
+		return s;
+	k = key_of(c, q, reply, rcpt);
+	len = k.head.len + k.tail.len;
+	if (k.tail.s) {
+		last = &c->last[last_place(q, len)];
+		s = &c->resolved[*last];
+		if (s->state == SLOT_REUSED && same_reply(s, &k))
+			return s;
+	}
+	h = mix(hash_bytes(hash_bytes(codes_hash(q) ^ q->text_off, k.head.s,
+	                              k.head.len),
+	                   k.tail.s, k.tail.len));
 	for (size_t i = 0; i < WAYS; i++)
 		if (same_reply(s = &c->resolved[way(h, i, RESOLVED_SLOTS)], &k)) {
 			s->state = SLOT_REUSED;
+			*last = (unsigned short)(s - c->resolved);
 			return s;
 		}
 	smtpcode_resolve(q, reply.s, reply.len, c->o->provider, own);
