@@ -301,16 +301,14 @@ static bool take_code(const char *from, const char *code_end,
 	return true;
 }
 
-bool smtpcode_find_code(const char *s, size_t len, struct smtpcode_query *q,
-                        struct smtpcode_text *at)
+/* smtpcode_find_code() over [s, end), where no code starts in [s, first)
+ * but at s (s <= first): the text before first is still what a code's
+ * left edge is judged by. */
+static bool find_code_from(const char *s, const char *first, const char *end,
+                           struct smtpcode_query *q, struct smtpcode_text *at)
 {
-	const char *end, *dot = s;
+	const char *dot = first;
 
-	memset(q, 0, sizeof *q);
-	memset(at, 0, sizeof *at);
-	if (!s)
-		return false;
-	end = s + len;
 	/* Every enhanced code has a dot after its class digit and another
 	 * after its subject digit: look at such pairs of dots only. */
 	while (end - dot > 1 &&
@@ -325,6 +323,14 @@ bool smtpcode_find_code(const char *s, size_t len, struct smtpcode_query *q,
 	}
 	memset(q, 0, sizeof *q);
 	return false;
+}
+
+bool smtpcode_find_code(const char *s, size_t len, struct smtpcode_query *q,
+                        struct smtpcode_text *at)
+{
+	memset(q, 0, sizeof *q);
+	memset(at, 0, sizeof *at);
+	return s && find_code_from(s, s, s + len, q, at);
 }
 
 /* ---- Replies ---- */
@@ -623,12 +629,14 @@ static enum field field_at(const char *p, const char *end, const char **eq)
 }
 
 /* Walk the fields from "to=" on, to status= (Postfix) or stat=
- * (Sendmail), keeping the recipient, relay and dsn.  Returns false,
- * leaving *l zeroed, for any other line. */
-static bool parse_delivery(struct smtpcode_logline *l, const char *s,
+ * (Sendmail), keeping the recipient, relay and dsn; ": to=" is not before
+ * from.  Returns false, leaving *l zeroed, for any other line. */
+static bool parse_delivery(struct smtpcode_logline *l, const char *from,
                            const char *end)
 {
-	const char *p = FIND(s, end, ": to=", 0, 4), *eq, *v, *vend, *gt, *comma;
+	const char *p = STARTS(from, end, ": to=") ? from
+	                                           : FIND(from + 1, end, ": to=", 0, 4);
+	const char *eq, *v, *vend, *gt, *comma;
 
 	if (!p)
 		return false;
@@ -701,9 +709,10 @@ static bool after_exim_id(const char *s, const char *m)
 
 /* The first " ** " after a message ID, else the first " == " after one
  * (*bounce tells which), else NULL: both looked for in one pass. */
-static const char *exim_marker(const char *s, const char *end, bool *bounce)
+static const char *exim_marker(const char *s, const char *from,
+                               const char *end, bool *bounce)
 {
-	const char *d = s + 1, *deferral = NULL;
+	const char *d = from + 1, *deferral = NULL;
 
 	while ((d = scan_doubled(d, end - 2, '*', '=')) != NULL) {
 		const char *m = d - 1;
@@ -763,11 +772,11 @@ static void exim_after(struct smtpcode_logline *l, const char *p,
 }
 
 static bool parse_exim(struct smtpcode_logline *l, const char *s,
-                       const char *end)
+                       const char *from, const char *end)
 {
 	static const char failed[] = "failed", deferred[] = "deferred";
 	bool bounce;
-	const char *m = exim_marker(s, end, &bounce), *rcpt, *tail, *aft, *h;
+	const char *m = exim_marker(s, from, end, &bounce), *rcpt, *tail, *aft, *h;
 
 	if (!m)
 		return false;
@@ -801,10 +810,10 @@ static bool parse_exim(struct smtpcode_logline *l, const char *s,
 
 /* The reject word after ": " (reject, reject_warning, milter-reject), or
  * NULL; *word_end gets the end of the word. */
-static const char *reject_word(const char *s, const char *end,
-                               const char **word_end)
+static const char *reject_word(const char *s, const char *from,
+                               const char *end, const char **word_end)
 {
-	const char *r = s;
+	const char *r = from;
 
 	while ((r = FIND(r, end, "reject", 2, 3)) != NULL) {
 		const char *w = r, *e = r + 6;
@@ -851,9 +860,9 @@ static bool is_command_word(const char *a, const char *b)
 }
 
 static bool parse_reject(struct smtpcode_logline *l, const char *s,
-                         const char *end)
+                         const char *first, const char *end)
 {
-	const char *we, *w = reject_word(s, end, &we), *msg, *sp, *meta, *t;
+	const char *we, *w = reject_word(s, first, end, &we), *msg, *sp, *meta, *t;
 
 	if (!w)
 		return false;
@@ -919,9 +928,142 @@ static void take_dsn(struct smtpcode_logline *l)
 
 /* ---- Lines ---- */
 
+/*
+ * Most lines of a mail log (connections, logins, a queue manager's from=)
+ * hold no layout's marker and no code, and each search for one would
+ * cross the whole line to find so.  Two passes find where the searches
+ * may start, from bytes each marker and code has at a fixed place, and
+ * tell when a line holds none: the first for ": to=" and Exim's " ** "
+ * and " == ", the second (for the lines that are neither) for "reject"
+ * and codes.  Each tests the places y with y + 4 < end: any of these
+ * starts at or after one, and none is that short.
+ */
+
+/* Whether ": to=" (its ':' and '=') or an Exim marker (its doubled '*'
+ * or '=', at y + 3 and y + 4) may start at y. */
+static inline bool may_mark(const char *y)
+{
+	return (y[0] == ':' && y[4] == '=') ||
+	       (y[3] == y[4] && (y[4] == '*' || y[4] == '='));
+}
+
+/* Whether "reject" (its "je") or a code at y + 1 may start at y: a code
+ * (rules 1 and 2) by its two dots, after a byte that does not glue as
+ * '.', '/' and the digits do. */
+static inline bool may_code(const char *y)
+{
+	unsigned char before = (unsigned char)(y[0] - '.');
+	return (y[2] == 'j' && y[3] == 'e') ||
+	       (y[2] == '.' && y[4] == '.' && before > '9' - '.');
+}
+
+#ifdef SCAN_SSE2
+/* may_mark() at the sixteen places from at on (twenty bytes read). */
+static inline __m128i may_mark16(const char *at)
+{
+	const __m128i colon = _mm_set1_epi8(':'), eq = _mm_set1_epi8('='),
+	              star = _mm_set1_epi8('*');
+	__m128i y0 = scan_load(at), y3 = scan_load(at + 3),
+	        y4 = scan_load(at + 4), eq4 = _mm_cmpeq_epi8(y4, eq);
+	__m128i to = _mm_and_si128(_mm_cmpeq_epi8(y0, colon), eq4);
+	__m128i exim = _mm_and_si128(
+	    _mm_cmpeq_epi8(y3, y4), _mm_or_si128(eq4, _mm_cmpeq_epi8(y4, star)));
+	return _mm_or_si128(to, exim);
+}
+
+/* may_code() at the sixteen places from at on, but for the byte before a
+ * code, which may_code16_exact() tests. */
+static inline __m128i may_code16(const char *at)
+{
+	const __m128i j = _mm_set1_epi8('j'), e = _mm_set1_epi8('e'),
+	              dot = _mm_set1_epi8('.');
+	__m128i y2 = scan_load(at + 2);
+	__m128i reject = _mm_and_si128(_mm_cmpeq_epi8(y2, j),
+	                               _mm_cmpeq_epi8(scan_load(at + 3), e));
+	__m128i dots = _mm_and_si128(_mm_cmpeq_epi8(y2, dot),
+	                             _mm_cmpeq_epi8(scan_load(at + 4), dot));
+	return _mm_or_si128(reject, dots);
+}
+
+/* Bit i set when may_code(at + i).  Two dots so placed are also in IP
+ * addresses ("192.0.2.1"), where a digit or a dot glues to them: such
+ * places are taken off here, where few remain. */
+static inline unsigned may_code16_exact(const char *at)
+{
+	const __m128i dot = _mm_set1_epi8('.'), span = _mm_set1_epi8('9' - '.');
+	__m128i before = _mm_sub_epi8(scan_load(at), dot);
+	__m128i glued = _mm_cmpeq_epi8(_mm_min_epu8(before, span), before);
+	__m128i dots = _mm_and_si128(_mm_cmpeq_epi8(scan_load(at + 2), dot),
+	                             _mm_cmpeq_epi8(scan_load(at + 4), dot));
+	return (unsigned)_mm_movemask_epi8(
+	    _mm_andnot_si128(_mm_and_si128(glued, dots), may_code16(at)));
+}
+
+static inline unsigned may_mark16_exact(const char *at)
+{
+	return (unsigned)_mm_movemask_epi8(may_mark16(at));
+}
+#endif
+
+/*
+ * The first place y in [s, end - 4) where may(y), or NULL.  With SSE2,
+ * many16() tests sixteen places at once, roughly (a superset), and
+ * exact16() them as may() does, where many16() found some.
+ */
+static inline const char *first_place(const char *s, const char *end,
+                                      bool (*may)(const char *)
+#ifdef SCAN_SSE2
+                                      , __m128i (*many16)(const char *),
+                                      unsigned (*exact16)(const char *)
+#endif
+)
+{
+	const char *y = s;
+#ifdef SCAN_SSE2
+	if (end - s >= 20) {
+		const char *last = end - 20; /* where the last sixteen start */
+		unsigned hits;
+		for (; y <= last; y += 16)
+			if (_mm_movemask_epi8(many16(y)) &&
+			    (hits = exact16(y)) != 0)
+				return y + __builtin_ctz(hits);
+		/* The places left, sixteen at most, from last on, which may
+		 * overlap those already seen. */
+		if (y <= last + 15 && (hits = exact16(last)) != 0)
+			return last + __builtin_ctz(hits);
+		return NULL;
+	}
+#endif
+	for (; end - y > 4; y++)
+		if (may(y))
+			return y;
+	return NULL;
+}
+
+#ifdef SCAN_SSE2
+#define FIRST_PLACE(s, end, kind) \
+	first_place((s), (end), may_##kind, may_##kind##16, may_##kind##16_exact)
+#else
+#define FIRST_PLACE(s, end, kind) first_place((s), (end), may_##kind)
+#endif
+
+/* Where the search for a reject or a code in [s, end) may start, or NULL
+ * when there is neither.  Not inlined: inside smtpcode_log_parse() it
+ * made GCC stop inlining postfix_detail() (30 instructions a delivery
+ * line, where this is not called). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static const char *first_code_place(const char *s, const char *end)
+{
+	if (end - s >= 5 && s[1] == '.' && s[3] == '.')
+		return s; /* a code at the very start: nothing glues before it */
+	return FIRST_PLACE(s, end, code);
+}
+
 bool smtpcode_log_parse(const char *s, size_t len, struct smtpcode_logline *l)
 {
-	const char *end;
+	const char *end, *from;
 
 	clear(l);
 	if (!s)
@@ -929,9 +1071,12 @@ bool smtpcode_log_parse(const char *s, size_t len, struct smtpcode_logline *l)
 	end = s + len;
 	while (end > s && is_space(end[-1]))
 		end--;
-	if (!parse_delivery(l, s, end)) {
-		if (!parse_exim(l, s, end) && !parse_reject(l, s, end) &&
-		    smtpcode_find_code(s, (size_t)(end - s), &l->code, &l->reply))
+	from = FIRST_PLACE(s, end, mark);
+	if (!from ||
+	    (!parse_delivery(l, from, end) && !parse_exim(l, s, from, end))) {
+		if ((from = first_code_place(s, end)) != NULL &&
+		    !parse_reject(l, s, from, end) &&
+		    find_code_from(s, from, end, &l->code, &l->reply))
 			l->format = SMTPCODE_LOG_TEXT;
 	}
 	if (l->dsn.len)

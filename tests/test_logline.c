@@ -641,6 +641,83 @@ static void test_long_lines(void **state)
 	free(buf);
 }
 
+/* ---- Lines without anything: the passes that skip them ---- */
+
+/*
+ * Where a line may hold a marker or a code is found in passes over it
+ * (sixteen places a step, the last step overlapping, a byte at a time in
+ * lines under twenty bytes); a line they pass over must be one the full
+ * parse finds nothing in.  Each case is tried after 0 to 47 bytes of
+ * filler, so that what it holds falls at every place of a step, and at
+ * the very start and end of the line.
+ */
+struct skip_case {
+	const char *tail;
+	enum smtpcode_log_format format;
+	const char *reply, *code;
+};
+
+static const struct skip_case skips[] = {
+    /* Codes in free text, at the end of the line. */
+    {"5.7.1", SMTPCODE_LOG_TEXT, "5.7.1", "5.7.1"},
+    {"(4.2.2)", SMTPCODE_LOG_TEXT, "4.2.2)", "4.2.2"},
+    {"550-5.7.1 denied", SMTPCODE_LOG_TEXT, "550-5.7.1 denied", "550 5.7.1"},
+    {"x-550 5.7.1", SMTPCODE_LOG_TEXT, "5.7.1", "5.7.1"},
+    {"said: 421 4.7.0 later", SMTPCODE_LOG_TEXT, "421 4.7.0 later",
+     "421 4.7.0"},
+    /* Only after candidates that glue: the IP addresses' dots. */
+    {"rip=192.0.2.5, lip=10.5.7.1 2.0.0", SMTPCODE_LOG_TEXT, "2.0.0",
+     "2.0.0"},
+    {"v4.3.1 /5.7.1 _4.2.2 x 5.1.1", SMTPCODE_LOG_TEXT, "5.1.1", "5.1.1"},
+    /* Nothing: dots that glue, versions, ports, timestamps. */
+    {"connect from unknown[203.0.113.9]", SMTPCODE_LOG_NONE, NULL, NULL},
+    {"rip=192.0.2.5, lip=10.5.7.1 v4.3.1", SMTPCODE_LOG_NONE, NULL, NULL},
+    {"from=<a@b.example>, size=4.21, nrcpt=1 (queue active)",
+     SMTPCODE_LOG_NONE, NULL, NULL},
+    {"10:00:00 4.3.1000 5.7.1.2", SMTPCODE_LOG_NONE, NULL, NULL},
+    {"5.7", SMTPCODE_LOG_NONE, NULL, NULL},
+    /* Markers late in the line. */
+    {"1rfXyz-000AbC-2D ** a@b.example: Unrouteable address",
+     SMTPCODE_LOG_EXIM, NULL, NULL},
+    {"x: reject: RCPT from a[192.0.2.1]: 554 5.7.1 <b@c>: denied; "
+     "from=<a@b> to=<b@c>",
+     SMTPCODE_LOG_SMTPD, "554 5.7.1 <b@c>: denied", "554 5.7.1"},
+    {"Q: to=<a@b>, relay=none, dsn=4.4.1, status=deferred (connect "
+     "refused)",
+     SMTPCODE_LOG_POSTFIX, NULL, NULL},
+};
+
+static void test_skipped_lines(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof skips / sizeof skips[0]; i++) {
+		const struct skip_case *c = &skips[i];
+		size_t t = strlen(c->tail);
+		for (size_t pad = 0; pad < 48; pad++) {
+			char *buf = malloc(pad + t);
+			struct smtpcode_logline l;
+			bool got;
+			assert_non_null(buf);
+			memset(buf, 'a', pad);
+			if (pad)
+				buf[pad - 1] = ' ';
+			memcpy(buf + pad, c->tail, t);
+			got = smtpcode_log_parse(buf, pad + t, &l);
+			if (l.format != c->format)
+				fail_msg("format: got %d, want %d\n  in: %s (+%zu)",
+				         (int)l.format, (int)c->format, c->tail, pad);
+			expect_text("reply", c->tail, l.reply, c->reply);
+			expect_code("code", c->tail, &l.code, c->code);
+			if (c->format == SMTPCODE_LOG_POSTFIX)
+				expect_code("dsn_code", c->tail, &l.dsn_code, "4.4.1");
+			else if (c->format != SMTPCODE_LOG_EXIM)
+				assert_int_equal(got, c->code != NULL);
+			expect_invariants(&l, buf, pad + t);
+			free(buf);
+		}
+	}
+}
+
 /* ---- smtpcode_find_code: the false-positive policy, both ways ---- */
 
 struct find_case {
@@ -813,6 +890,7 @@ int main(void)
 	    cmocka_unit_test(test_mutated),
 	    cmocka_unit_test(test_nul_bytes),
 	    cmocka_unit_test(test_long_lines),
+	    cmocka_unit_test(test_skipped_lines),
 	    cmocka_unit_test(test_find_policy),
 	    cmocka_unit_test(test_find_nul),
 	    cmocka_unit_test(test_find_all),
