@@ -184,13 +184,13 @@ struct smtpcode_text seen_code(struct smtpcode_text reply,
 			p++;
 	}
 	t.s = p;
-	while (p < end && *p != ' ' && *p != '-' && *p != '\r' &&
-	       (enhanced || p < t.s + 3))
+	if (!enhanced && end - p > 3) /* a basic code: three bytes at most */
+		end = p + 3;
+	/* What is there up to a space, a '-' or the end must be the code:
+	 * digits and dots. */
+	while (p < end && ((*p >= '0' && *p <= '9') || *p == '.'))
 		p++;
-	t.len = (size_t)(p - t.s);
-	/* What is there must be the code: a digit, then digits and dots. */
-	for (size_t i = 0; i < t.len; i++)
-		if ((t.s[i] < '0' || t.s[i] > '9') && t.s[i] != '.')
-			t.len = 0;
+	if (p == end || *p == ' ' || *p == '-' || *p == '\r')
+		t.len = (size_t)(p - t.s);
 	return t;
 }

@@ -98,29 +98,37 @@ void out_capture_free(struct out_capture *c)
 	c->len = c->size = 0;
 }
 
-/* Whether c has room for n more bytes, made when need be. */
-static bool capture_room(struct out_capture *c, size_t n)
+/* Room for n more bytes in c, made (c has less): where they go, or NULL
+ * when memory ran out. */
+static char *capture_grow(struct out_capture *c, size_t n)
 {
 	size_t size = c->size ? c->size : sizeof obuf;
 	char *text;
-	if (n <= c->size - c->len)
-		return true;
 	while (n > size - c->len)
 		size *= 2;
 	if (c->failed || !(text = realloc(c->text, size))) {
 		c->failed = true;
-		return false;
+		return NULL;
 	}
 	c->text = text;
 	c->size = size;
-	return true;
+	return text + c->len;
+}
+
+/* Room for n more bytes in c, made when need be: where they go, or NULL
+ * (the test apart, inline: it is made once per record of the log
+ * modes). */
+static inline char *capture_room(struct out_capture *c, size_t n)
+{
+	return n <= c->size - c->len ? c->text + c->len : capture_grow(c, n);
 }
 
 static void capture_write(struct out_capture *c, const char *s, size_t n)
 {
-	if (!n || !capture_room(c, n)) /* n 0: c may have no memory yet */
+	char *d;
+	if (!n || !(d = capture_room(c, n))) /* n 0: c may have no memory yet */
 		return;
-	memcpy(c->text + c->len, s, n);
+	memcpy(d, s, n);
 	c->len += n;
 }
 
@@ -170,8 +178,7 @@ void out_write(const char *s, size_t n)
 char *out_reserve(size_t n)
 {
 	if (capture)
-		return capture_room(capture, n) ? capture->text + capture->len
-		                                : NULL;
+		return capture_room(capture, n);
 	if (n > sizeof obuf)
 		return NULL;
 	if (n > sizeof obuf - olen)

@@ -15,6 +15,7 @@
 #include "fields.h"
 #include "output.h"
 #include "render.h"
+#include "scan.h"
 #include "utf8.h"
 
 static void put(struct sink *k, const char *s)
@@ -31,6 +32,38 @@ static bool plain(unsigned char c)
 	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
 }
 
+#ifdef SCAN_SSE2
+/* Bit i set when byte i of x is not plain.  Printable ASCII are the
+ * signed bytes above 0x20 once one is added: the bytes below 0x20 stay at
+ * or below it, 0x7f and those from 0x80 on become negative (0xff, zero). */
+static unsigned not_plain16(__m128i x)
+{
+	__m128i printable = _mm_cmpgt_epi8(_mm_add_epi8(x, _mm_set1_epi8(1)),
+	                                   _mm_set1_epi8(0x20));
+	__m128i quoting = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+	                               _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')));
+	return (unsigned)_mm_movemask_epi8(_mm_andnot_si128(quoting, printable)) ^
+	       0xffff;
+}
+
+/* The 4 to 15 bytes at p (m of them) as sixteen, some twice: two words of
+ * 8 or of 4, the second overlapping the first. */
+static __m128i short16(const unsigned char *p, size_t m)
+{
+	uint64_t a, b;
+	uint32_t c, d;
+
+	if (m >= 8) {
+		memcpy(&a, p, sizeof a);
+		memcpy(&b, p + m - 8, sizeof b);
+	} else {
+		memcpy(&c, p, sizeof c);
+		memcpy(&d, p + m - 4, sizeof d);
+		a = b = (uint64_t)d << 32 | c;
+	}
+	return _mm_set_epi64x((long long)b, (long long)a);
+}
+#else
 /*
  * Whether all 8 bytes at p are plain, tested at once: the classic tests
  * for "a byte below n", "a byte above n" and "a zero byte" (of w ^ c, for
@@ -48,12 +81,45 @@ static bool plain8(const unsigned char *p)
 	          ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash)) &
 	         highs);
 }
+#endif
+
+/*
+ * The first byte of p[i..n) that is not plain, or n: sixteen bytes a step
+ * (SSE2), the last step overlapping those before it, or all of fewer than
+ * sixteen at once; else eight a step.  Where a short span is not all
+ * plain, its bytes are looked at one by one.
+ */
+static size_t plain_end(const unsigned char *p, size_t i, size_t n)
+{
+#ifdef SCAN_SSE2
+	const char *q;
+	unsigned bad;
+
+	for (; n - i >= 16; i += 16)
+		if ((bad = not_plain16(scan_load((const char *)p + i))) != 0)
+			return i + (size_t)__builtin_ctz(bad);
+	if (i == n)
+		return n;
+	if (n >= 16) {
+		q = scan_rest((const char *)p + i, (const char *)p + n,
+		              not_plain16(scan_load((const char *)p + n - 16)));
+		return q ? (size_t)((const unsigned char *)q - p) : n;
+	}
+	if (n - i >= 4 && !not_plain16(short16(p + i, n - i)))
+		return n;
+#else
+	while (n - i >= 8 && plain8(p + i))
+		i += 8;
+#endif
+	while (i < n && plain(p[i]))
+		i++;
+	return i;
+}
 
 /* The escape for an ASCII byte that is not plain. */
 static void escape(struct sink *k, unsigned char c)
 {
 	static const char hex[] = "0123456789abcdef";
-	char u[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
 
 	switch (c) {
 	case '"': PUT(k, "\\\""); break;
@@ -61,7 +127,12 @@ static void escape(struct sink *k, unsigned char c)
 	case '\n': PUT(k, "\\n"); break;
 	case '\t': PUT(k, "\\t"); break;
 	case '\r': PUT(k, "\\r"); break;
-	default: sink_write(k, u, sizeof u); break; /* < 0x20, 0x7f */
+	default: /* < 0x20, 0x7f; no array of the six bytes on the stack,
+	          * for json_escaped() to need no stack protector */
+		PUT(k, "\\u00");
+		sink_write(k, hex + (c >> 4), 1);
+		sink_write(k, hex + (c & 15), 1);
+		break;
 	}
 }
 
@@ -70,7 +141,7 @@ static void escape(struct sink *k, unsigned char c)
  * control characters (NUL included) are escaped; a byte that starts no
  * valid UTF-8 sequence becomes U+FFFD.
  */
-static void json_string(struct sink *k, const char *s, size_t n)
+static void json_escaped(struct sink *k, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0;
@@ -79,10 +150,7 @@ static void json_string(struct sink *k, const char *s, size_t n)
 	while (i < n) {
 		size_t run = i, len;
 		for (;;) { /* a run of plain ASCII and valid UTF-8 */
-			while (n - i >= 8 && plain8(p + i))
-				i += 8;
-			while (i < n && plain(p[i]))
-				i++;
+			i = plain_end(p, i, n);
 			if (i == n || p[i] < 0x80 || (len = utf8_len(p + i, n - i)) == 0)
 				break;
 			i += len;
@@ -97,6 +165,20 @@ static void json_string(struct sink *k, const char *s, size_t n)
 		i++;
 	}
 	PUT(k, "\"");
+}
+
+/* The same, where most strings are plain: those in one piece. */
+static void json_string(struct sink *k, const char *s, size_t n)
+{
+	char *d;
+
+	if (!k || plain_end((const unsigned char *)s, 0, n) != n) {
+		json_escaped(k, s, n);
+	} else if ((d = sink_room(k, n + 2)) != NULL) {
+		d[0] = '"';
+		copy_bytes(d + 1, s, n);
+		d[n + 1] = '"';
+	}
 }
 
 void json_plain(const char *s)
@@ -218,11 +300,35 @@ void sink_number(struct sink *k, unsigned long v)
 	}
 }
 
+/*
+ * A record's "{"file":NAME".  It is the same for every record of a file:
+ * made once per file (per thread: the log modes render on several), and
+ * copied after that, when it fits in the room kept for it.
+ */
+static void json_file(struct sink *k, const char *file)
+{
+	static _Thread_local const char *last;
+	static _Thread_local char text[256];
+	static _Thread_local struct sink made; /* in text */
+
+	if (file != last) {
+		made = (struct sink){text, 0, sizeof text, false};
+		PUT(&made, "{\"file\":");
+		json_string(&made, file, strlen(file));
+		last = file;
+	}
+	if (k && !made.full) {
+		sink_write(k, made.text, made.len);
+	} else {
+		PUT(k, "{\"file\":");
+		json_string(k, file, strlen(file));
+	}
+}
+
 /* Where a record came from, and the codes exactly as seen. */
 void json_origin(const struct origin *o, struct sink *k)
 {
-	PUT(k, "{\"file\":");
-	json_string(k, o->file, strlen(o->file));
+	json_file(k, o->file);
 	if (o->index < 0) {
 		PUT(k, ",\"line\":");
 		sink_number(k, o->line);

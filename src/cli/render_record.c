@@ -17,13 +17,13 @@
 #include "render.h"
 #include "scan.h"
 
-/* Whether the 8 bytes of w are all printable ASCII, tested at once (the
- * classic "a byte below n" and "a byte above n" tests on a word, exact
- * for "any"). */
-static bool printable8(uint64_t w)
+/* The high bit of a byte of the result set when any of the 8 bytes of w
+ * is not printable ASCII, all tested at once (the classic "a byte below
+ * n" and "a byte above n" tests on a word, exact for "any"). */
+static uint64_t unprintable8(uint64_t w)
 {
 	const uint64_t ones = 0x0101010101010101u, highs = ones << 7;
-	return !((((w - ones * 0x20) & ~w) | ((w + ones) | w)) & highs);
+	return (((w - ones * 0x20) & ~w) | ((w + ones) | w)) & highs;
 }
 
 static bool printable(const char *s, size_t n)
@@ -38,76 +38,82 @@ static bool printable(const char *s, size_t n)
 	}
 	for (; n - i > 8; i += 8) {
 		memcpy(&w, s + i, sizeof w);
-		if (!printable8(w))
+		if (unprintable8(w))
 			return false;
 	}
 	memcpy(&w, s + n - 8, sizeof w); /* the last word, overlapping */
-	return printable8(w);
+	return !unprintable8(w);
 }
 
 #ifdef SCAN_SSE2
-/* Whether the sixteen bytes of x are all printable ASCII: as signed bytes,
- * those below 0x20 and those from 0x80 on are less than 0x20, and 0x7f is
- * the one left above 0x7e. */
-static bool printable16(__m128i x)
+/* 0xff in each byte of x that is printable ASCII (0x20 to 0x7e): one
+ * added, those are the signed bytes above 0x20; the bytes below 0x20 stay
+ * at or below it, and 0x7f and those from 0x80 on become negative (0xff,
+ * zero). */
+static __m128i printable16(__m128i x)
 {
-	__m128i low = _mm_cmplt_epi8(x, _mm_set1_epi8(0x20));
-	__m128i del = _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7f));
-	return !_mm_movemask_epi8(_mm_or_si128(low, del));
+	return _mm_cmpgt_epi8(_mm_add_epi8(x, _mm_set1_epi8(1)),
+	                      _mm_set1_epi8(0x20));
 }
 #endif
 
 /*
+ * d[0..n) = s[0..n), when that is all printable ASCII: whether it was.  A
+ * word at a time as copy_bytes() copies, the last one overlapping, each
+ * tested as it goes and the tests' results looked at once at the end (d
+ * has the text whatever it is).
+ */
+static inline bool copy_printable(char *d, const char *s, size_t n)
+{
+	uint64_t w, bad = 0;
+
+	if (n < 8) {
+		for (size_t i = 0; i < n; i++) {
+			if (s[i] < 0x20 || s[i] > 0x7e)
+				return false;
+			d[i] = s[i];
+		}
+		return true;
+	}
+#ifdef SCAN_SSE2
+	if (n >= 16) {
+		__m128i x, all = _mm_set1_epi8(-1);
+		for (size_t i = 0; i + 16 < n; i += 16) {
+			x = scan_load(s + i);
+			all = _mm_and_si128(all, printable16(x));
+			_mm_storeu_si128((__m128i *)(void *)(d + i), x);
+		}
+		x = scan_load(s + n - 16);
+		all = _mm_and_si128(all, printable16(x));
+		_mm_storeu_si128((__m128i *)(void *)(d + n - 16), x);
+		return _mm_movemask_epi8(all) == 0xffff;
+	}
+#endif
+	for (size_t i = 0; i + 8 < n; i += 8) {
+		memcpy(&w, s + i, sizeof w);
+		bad |= unprintable8(w);
+		memcpy(d + i, &w, sizeof w);
+	}
+	memcpy(&w, s + n - 8, sizeof w);
+	bad |= unprintable8(w);
+	memcpy(d + n - 8, &w, sizeof w);
+	return !bad;
+}
+
+/*
  * Text from the input, shown through out_escaped(), which alone decides
  * how bytes other than printable ASCII appear.  Printable ASCII it shows
- * as it is, so such text is put in a sink directly, each word tested as
- * it is copied; any other fills the sink, so that the record is written
- * out piece by piece instead.
+ * as it is, so such text is put in a sink directly; any other fills the
+ * sink, so that the record is written out piece by piece instead.
  */
 static void escaped(struct sink *k, const char *s, size_t n)
 {
-	uint64_t w;
 	char *d;
 
-	if (!k) {
+	if (!k)
 		out_escaped(stdout, s, n);
-	} else if (n < 8) {
-		if (printable(s, n))
-			sink_write(k, s, n);
-		else
-			sink_fail(k);
-	} else if ((d = sink_room(k, n)) == NULL) {
-		return;
-#ifdef SCAN_SSE2
-	} else if (n >= 16) { /* sixteen bytes a step, the last overlapping */
-		for (size_t i = 0;; i += 16) {
-			__m128i x;
-			if (n - i < 16)
-				i = n - 16;
-			x = scan_load(s + i);
-			if (!printable16(x)) {
-				sink_fail(k);
-				return;
-			}
-			_mm_storeu_si128((__m128i *)(void *)(d + i), x);
-			if (i == n - 16)
-				return;
-		}
-#endif
-	} else {
-		for (size_t i = 0;; i += 8) {
-			if (n - i < 8) /* the last word, overlapping */
-				i = n - 8;
-			memcpy(&w, s + i, sizeof w);
-			if (!printable8(w)) {
-				sink_fail(k);
-				return;
-			}
-			memcpy(d + i, &w, sizeof w);
-			if (i == n - 8)
-				return;
-		}
-	}
+	else if ((d = sink_room(k, n)) != NULL && !copy_printable(d, s, n))
+		sink_fail(k);
 }
 
 static void put_text(struct sink *k, struct smtpcode_text t)
@@ -148,14 +154,20 @@ static void verdict(const struct row *w, struct sink *k)
 	}
 }
 
-/* The MTA's own dsn= when it says something else than the reply's code
- * (code[0..code_len)). */
+/* Whether the MTA's own dsn= is shown: when it says something else than
+ * the reply's code (code[0..code_len)). */
+static inline bool dsn_differs(const struct origin *o, const char *code,
+                               size_t code_len)
+{
+	return o->dsn.len &&
+	       (o->dsn.len != code_len || !scan_same(o->dsn.s, code, code_len)) &&
+	       strcmp(o->verdict_from, "dsn") != 0;
+}
+
 static void dsn_note(struct sink *k, const struct origin *o, const char *code,
                      size_t code_len)
 {
-	if (o->dsn.len &&
-	    (o->dsn.len != code_len || !scan_same(o->dsn.s, code, code_len)) &&
-	    strcmp(o->verdict_from, "dsn") != 0) {
+	if (dsn_differs(o, code, code_len)) {
 		SINK_LITERAL(k, "; dsn=");
 		put_text(k, o->dsn);
 	}
@@ -186,34 +198,46 @@ void render_record_verdict(enum record_format format, const struct row *w,
 }
 
 /*
- * A record's file name, escaped.  It is the same for every record of a
- * file: its length and whether it needs escaping are found once per file
- * (per thread: the log modes render on several), not once per record.
+ * A record's file name.  It is the same for every record of a file: its
+ * length and whether it needs escaping are found once per file (per
+ * thread: the log modes render on several), not once per record.
  */
-static void file_name(struct sink *k, const char *file)
-{
-	static _Thread_local const char *last;
-	static _Thread_local size_t len;
-	static _Thread_local bool plain;
+struct file_name {
+	const char *s;
+	size_t len;
+	bool plain; /* printable ASCII: shown as it is */
+};
 
-	if (file != last) {
-		len = strlen(file);
-		plain = printable(file, len);
-		last = file;
+static inline const struct file_name *file_name(const char *file)
+{
+	static _Thread_local struct file_name last;
+
+	if (file != last.s) {
+		last.s = file;
+		last.len = strlen(file);
+		last.plain = printable(file, last.len);
 	}
-	if (k && plain)
-		sink_write(k, file, len);
+	return &last;
+}
+
+static void put_file_name(struct sink *k, const char *file)
+{
+	const struct file_name *f = file_name(file);
+
+	if (k && f->plain)
+		sink_write(k, f->s, f->len);
 	else
-		escaped(k, file, len);
+		escaped(k, f->s, f->len);
 }
 
 /*
- * A log record's line number.  A thread's records come in the order of
- * their lines, most a line or two apart: the last number's digits are
- * kept and counted up, which costs less than writing them anew (a
- * division per two digits).  Any other number is written anew.
+ * A log record's line number in decimal: its digits, *n of them.  A
+ * thread's records come in the order of their lines, most a line or two
+ * apart: the last number's digits are kept and counted up, which costs
+ * less than writing them anew (a division per two digits).  Any other
+ * number is written anew.
  */
-static inline void line_number(struct sink *k, unsigned long line)
+static inline const char *line_digits(unsigned long line, size_t *n)
 {
 	/* last's digits end text, the bytes before them '0', so that a
 	 * carry out of the first digit makes a new one. */
@@ -223,10 +247,7 @@ static inline void line_number(struct sink *k, unsigned long line)
 	char *end = text + sizeof text;
 	unsigned long gap = line - last; /* huge when line <= last */
 
-	if (!k) {
-		sink_number(k, line);
-		return;
-	}
+	last = line;
 	if (len && gap - 1 < 16) {
 		do {
 			char *d = end - 1;
@@ -237,16 +258,25 @@ static inline void line_number(struct sink *k, unsigned long line)
 				len = (size_t)(end - d);
 		} while (--gap);
 	} else {
-		struct sink t = {text, 0, sizeof text, false};
-		sink_number(&t, line);
-		memmove(end - t.len, text, t.len);
-		memset(text, '0', sizeof text - t.len);
-		len = t.len; /* at most 20 digits: never full */
+		char *d = end;
+		memset(text, '0', sizeof text);
+		do
+			*--d = (char)('0' + line % 10);
+		while ((line /= 10) != 0);
+		len = (size_t)(end - d); /* at most 20 digits */
 	}
-	last = line;
 	/* len < sizeof text always; said so, the compiler sees the copy
 	 * stays inside text. */
-	sink_write(k, end - len, len < sizeof text ? len : 0);
+	*n = len < sizeof text ? len : 0;
+	return end - *n;
+}
+
+static void line_number(struct sink *k, unsigned long line)
+{
+	size_t n;
+	const char *digits = line_digits(line, &n);
+
+	sink_write(k, digits, n);
 }
 
 /* "FILE:LINE: " (logs) or "FILE: recipient N: " (messages), TSV's
@@ -255,7 +285,7 @@ static inline void line_number(struct sink *k, unsigned long line)
 static void record_origin(enum record_format format, const struct origin *o,
                           struct sink *k)
 {
-	file_name(k, o->file);
+	put_file_name(k, o->file);
 	if (format == RECORD_TSV) {
 		SINK_LITERAL(k, "\t");
 		if (o->index >= 0)
@@ -282,14 +312,12 @@ static void record_origin(enum record_format format, const struct origin *o,
 	SINK_LITERAL(k, " ");
 }
 
-/* A record: its origin, its verdict, and for text the dsn note. */
+/* A text or TSV record: its origin, its verdict, and for text the dsn
+ * note. */
 static void record_with(enum record_format format, const struct origin *o,
                         const struct rendered *v, struct sink *k)
 {
-	if (format == RECORD_JSON)
-		json_origin(o, k);
-	else
-		record_origin(format, o, k);
+	record_origin(format, o, k);
 	sink_write(k, v->text, v->len);
 	if (format == RECORD_TEXT) {
 		dsn_note(k, o, v->code, v->code_len);
@@ -298,24 +326,132 @@ static void record_with(enum record_format format, const struct origin *o,
 }
 
 /*
+ * A log record, text or TSV, put together at d, whose room is what
+ * record_most() says: its pieces go in without a test of room each.  They
+ * return where the record ends, or NULL when text from the input needs
+ * escaping (for the record to be written piece by piece instead).
+ */
+static inline char *place(char *d, const char *s, size_t n)
+{
+	copy_bytes(d, s, n);
+	return d + n;
+}
+
+#define PLACE_LITERAL(d, lit) place((d), "" lit, sizeof(lit) - 1)
+
+/* Text from the input, or "-" when there is none. */
+static inline char *place_text(char *d, struct smtpcode_text t)
+{
+	if (!t.len)
+		return PLACE_LITERAL(d, "-");
+	return copy_printable(d, t.s, t.len) ? d + t.len : NULL;
+}
+
+static inline char *place_line(char *d, unsigned long line)
+{
+	size_t n;
+	const char *digits = line_digits(line, &n);
+
+	return place(d, digits, n);
+}
+
+/* The most a log record takes, text or TSV: the file name, the line
+ * number (20 digits at most), the recipient, its domain and the dsn (each
+ * "-" when absent), the verdict, and 16 bytes for the separators (11 at
+ * most). */
+static size_t record_most(const struct file_name *f, const struct origin *o,
+                          const struct rendered *v)
+{
+	return f->len + 20 + o->recipient.len + 1 + o->domain.len + 1 +
+	       o->dsn.len + 1 + v->len + 16;
+}
+
+/* "FILE:LINE: RECIPIENT VERDICT", "; dsn=DSN" when it differs, "\n". */
+static char *text_in_place(char *d, const struct file_name *f,
+                           const struct origin *o, const struct rendered *v)
+{
+	d = place(d, f->s, f->len);
+	d = PLACE_LITERAL(d, ":");
+	d = place_line(d, o->line);
+	d = PLACE_LITERAL(d, ": ");
+	if (!(d = place_text(d, o->recipient)))
+		return NULL;
+	d = PLACE_LITERAL(d, " ");
+	d = place(d, v->text, v->len);
+	if (dsn_differs(o, v->code, v->code_len)) {
+		d = PLACE_LITERAL(d, "; dsn=");
+		if (!(d = place_text(d, o->dsn)))
+			return NULL;
+	}
+	return PLACE_LITERAL(d, "\n");
+}
+
+/* "FILE\tLINE\tRECIPIENT\tDOMAIN", then the verdict's columns. */
+static char *tsv_in_place(char *d, const struct file_name *f,
+                          const struct origin *o, const struct rendered *v)
+{
+	d = place(d, f->s, f->len);
+	d = PLACE_LITERAL(d, "\t");
+	d = place_line(d, o->line);
+	d = PLACE_LITERAL(d, "\t");
+	if (!(d = place_text(d, o->recipient)))
+		return NULL;
+	d = PLACE_LITERAL(d, "\t");
+	if (!(d = place_text(d, o->domain)))
+		return NULL;
+	return place(d, v->text, v->len);
+}
+
+/*
  * Records are put together in place in the output's buffer and committed
  * at once: a call to the output per piece cost more than the pieces.  A
- * record that does not fit (a long reply, a long recipient, text to
- * escape) is written piece by piece instead.
+ * text or TSV record's most is known before, and reserved.  JSON's is not
+ * worth finding (an escape is longer than what it stands for):
+ * RECORD_ROOM is reserved, and each piece tested against it.  A record
+ * that does not fit (a long reply, a long recipient), or has text to
+ * escape, is written piece by piece instead.
  */
 #define RECORD_ROOM 8192
+
+/* Not inlined: its sink's address is given away, which would cost every
+ * text record a stack protector's check too. */
+__attribute__((noinline))
+static void json_record_with(const struct origin *o, const struct rendered *v)
+{
+	struct sink k = {out_reserve(RECORD_ROOM), 0, RECORD_ROOM, false};
+
+	if (k.text) {
+		json_origin(o, &k);
+		sink_write(&k, v->text, v->len);
+	}
+	if (!k.text || k.full) {
+		json_origin(o, NULL);
+		sink_write(NULL, v->text, v->len);
+	} else {
+		out_commit(k.len);
+	}
+}
 
 void render_record_with(enum record_format format, const struct origin *o,
                         const struct rendered *v)
 {
-	struct sink k = {out_reserve(RECORD_ROOM), 0, RECORD_ROOM, false};
+	const struct file_name *f;
+	char *start, *end = NULL;
 
-	if (k.text)
-		record_with(format, o, v, &k);
-	if (!k.text || k.full)
-		record_with(format, o, v, NULL);
+	if (format == RECORD_JSON) {
+		json_record_with(o, v);
+		return;
+	}
+	f = file_name(o->file);
+	/* Messages' records (o->index) come through render_record(). */
+	if (o->index < 0 && f->plain &&
+	    (start = out_reserve(record_most(f, o, v))) != NULL)
+		end = format == RECORD_TSV ? tsv_in_place(start, f, o, v)
+		                           : text_in_place(start, f, o, v);
+	if (end)
+		out_commit((size_t)(end - start));
 	else
-		out_commit(k.len);
+		record_with(format, o, v, NULL);
 }
 
 static void annotation_with(const char *line, size_t len,
