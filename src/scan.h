@@ -274,10 +274,11 @@ static inline bool scan_same(const char *a, const char *b, size_t n)
 		return true;
 	}
 #ifdef SCAN_SSE2
-	for (; n - i >= 16; i += 16) {
+	/* Sixteen bytes a step, the last sixteen read again overlapping. */
+	for (; n - i > 16; i += 16)
 		if (scan_hits(a + i, scan_load(b + i)) != 0xffff)
 			return false;
-	}
+	return scan_hits(a + n - 16, scan_load(b + n - 16)) == 0xffff;
 #endif
 	for (; i < n; i++)
 		if (a[i] != b[i])
