@@ -375,21 +375,27 @@ void table_match(const struct smtpcode_query *q, const char *input,
 		pick(q, &r, NULL, m);
 }
 
-/* Whether a marker or phrase without a space starts at u[i + k] and ends
- * by u[to], x holding u[i..i + 8) folded: its trigram there is read from
- * x, and the words of the trigram's hash (usually none) compared. */
-static inline bool word_in(const unsigned char *u, size_t i, size_t to,
-                           uint64_t x, unsigned k)
+/* Whether some marker or phrase holds a then b, in a row (folded). */
+static inline bool edge_pair(unsigned char a, unsigned char b)
 {
-	uint32_t t = (uint32_t)(x >> 8 * k) & 0xffffff, h = TABLE_WORD(t);
+	return table_edge_pairs[table_class[a]] >> table_class[b] & 1;
+}
+
+/* Whether a marker or phrase without a space starts at s and ends by end:
+ * the words of the hash of its trigram, s[0..3) folded, are compared. */
+static bool word_at(const unsigned char *s, const unsigned char *end)
+{
+	uint32_t t = fold(s[0]) | (uint32_t)fold(s[1]) << 8 |
+	             (uint32_t)fold(s[2]) << 16,
+	         h = TABLE_WORD(t);
 
 	for (size_t w = table_word_first[h]; w < table_word_first[h + 1]; w++) {
 		const struct table_phrase *ph = &table_phrases[table_words[w].phrase];
 		const unsigned char *p = (const unsigned char *)table_pool + ph->folded;
 		size_t m = 3;
-		if (table_words[w].trigram != t || ph->len > to - i - k)
+		if (table_words[w].trigram != t || ph->len > (size_t)(end - s))
 			continue;
-		while (m < ph->len && fold(u[i + k + m]) == p[m])
+		while (m < ph->len && fold(s[m]) == p[m])
 			m++;
 		if (m == ph->len)
 			return true;
@@ -397,77 +403,51 @@ static inline bool word_in(const unsigned char *u, size_t i, size_t to,
 	return false;
 }
 
-/* u[0..n) (n <= 8) as a little-endian number: u[0] its low byte.  The
- * compilers make one load of it where the machine is little-endian. */
-static inline uint64_t load_le(const unsigned char *u, size_t n)
+/* Whether no marker or phrase lies inside [s, end) from s on: the rest of
+ * smtpcode_reply_ignores() once one may start at s (seldom).  Not inlined:
+ * its call of word_at() would make smtpcode_reply_ignores() save and
+ * restore more registers for every span (20 instructions of 120). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static bool clear_from(const unsigned char *s, const unsigned char *end)
 {
-	uint64_t x = 0;
-	if (n >= 8)
-		return (uint64_t)u[0] | (uint64_t)u[1] << 8 | (uint64_t)u[2] << 16 |
-		       (uint64_t)u[3] << 24 | (uint64_t)u[4] << 32 |
-		       (uint64_t)u[5] << 40 | (uint64_t)u[6] << 48 |
-		       (uint64_t)u[7] << 56;
-	for (size_t k = 0; k < n; k++)
-		x |= (uint64_t)u[k] << 8 * k;
-	return x;
-}
-
-/* Whether some marker or phrase holds a then b, in a row (folded): among
- * the few bytes that follow a, in increasing order. */
-static bool has_pair(unsigned char a, unsigned char b)
-{
-	unsigned char fa = fold(a), fb = fold(b);
-
-	for (size_t i = table_edge_first[fa]; i < table_edge_first[fa + 1]; i++)
-		if (table_edge_second[i] >= fb)
-			return table_edge_second[i] == fb;
-	return false;
+	for (; end - s >= 2; s++)
+		if (table_word_starts[table_class[s[0]]] >> table_class[s[1]] & 1 &&
+		    (s[0] == ' ' || (end - s >= 3 && word_at(s, end))))
+			return false;
+	return end[-1] != ' ';
 }
 
 /*
  * No marker or phrase touches [from, to) (see table.h): none crosses its
  * edges, and none lies inside it, as it holds no space and none of those
- * without a space starts in it.  Eight bytes are folded at a time, and
- * the trigrams starting at the first six read from the folded word
- * (written out six times where all eight are the span's, the usual case).
+ * without a space starts in it.  Each pair of the span's bytes is looked
+ * up once, and with the byte after it where it may start a word; the few
+ * that pass (and spaces) are looked at closer.
  */
 bool smtpcode_reply_ignores(const char *input, size_t len, size_t from,
                             size_t to)
 {
-	const uint64_t ones = 0x0101010101010101u, high = ones * 0x80;
-	const unsigned char *u = (const unsigned char *)input;
+	const unsigned char *u = (const unsigned char *)input, *last;
+	uint64_t row;
 
 	if (!input || from >= to || to > len)
 		return false;
-	/* The byte outside first: most ('<', '>') are in no pair so placed. */
-	if (from > 0 && table_edges[fold(u[from - 1])] & TABLE_EDGE_FOLLOWED &&
-	    has_pair(u[from - 1], u[from]))
+	if (from > 0 && edge_pair(u[from - 1], u[from]))
 		return false;
-	if (to < len && table_edges[fold(u[to])] & TABLE_EDGE_PRECEDED &&
-	    has_pair(u[to - 1], u[to]))
+	if (to < len && edge_pair(u[to - 1], u[to]))
 		return false;
-	/* Up to the word that reaches the span's end: with it every byte has
-	 * been seen, and no trigram starts after its sixth. */
-	for (size_t i = from;; i += 6) {
-		size_t n = to - i < 8 ? to - i : 8; /* the span's bytes here */
-		uint64_t x = fold_word(load_le(u + i, len - i < 8 ? len - i : 8));
-		uint64_t sp;
-		if (n < 8) /* zero is not a space, and starts no trigram read */
-			x &= ((uint64_t)1 << 8 * n) - 1;
-		sp = x ^ ones * ' ';
-		if ((sp - ones) & ~sp & high) /* a byte of sp is zero */
-			return false;
-		if (n == 8) {
-			if (word_in(u, i, to, x, 0) || word_in(u, i, to, x, 1) ||
-			    word_in(u, i, to, x, 2) || word_in(u, i, to, x, 3) ||
-			    word_in(u, i, to, x, 4) || word_in(u, i, to, x, 5))
-				return false;
-		} else {
-			for (unsigned k = 0; k + 3 <= n; k++)
-				if (word_in(u, i, to, x, k))
-					return false;
-		}
-		if (i + n == to)
-			return true;
+	last = u + to - 1;
+	/* row: what may follow the byte at s to start a word */
+	row = table_word_starts[table_class[u[from]]];
+	for (const unsigned char *s = u + from; s < last; s++) {
+		unsigned b = table_class[s[1]];
+		if (row >> b & 1 &&
+		    (s + 1 == last ||
+		     table_word_skips[table_class[s[0]]] >> table_class[s[2]] & 1))
+			return clear_from(s, last + 1);
+		row = table_word_starts[b];
 	}
+	return *last != ' ';
 }

@@ -156,24 +156,31 @@ extern const char table_date[];
 /*
  * What lets smtpcode_reply_ignores() tell that no marker or phrase can
  * touch a span of a reply (both folded to ASCII lower case, which only
- * lets more through: markers are matched as written).
+ * lets more through: markers are matched as written).  Each byte that
+ * some marker or phrase holds has a class, table_class[c] (that of c
+ * folded), from 1 to TABLE_SHARED, the last shared by any bytes past the
+ * first 62 (its rows are full: such bytes only cost a closer look); the
+ * others, class 0.  A pair of bytes a then b is looked up as bit
+ * table_class[b] of row table_class[a], each row 64 bits: row 0 is empty.
  *  - One that crosses the span's left edge holds the byte before the span
  *    and the span's first byte, in a row; one that crosses its right
- *    edge, its last byte and the byte after it.  table_edges[c] bit 0
- *    says some marker or phrase holds c followed by a byte; bit 1, c after
- *    a byte.  Only then is the pair looked for: the bytes that follow a in
- *    some marker or phrase are table_edge_second[table_edge_first[a]] up
- *    to table_edge_second[table_edge_first[a + 1]], in increasing order.
- *  - One that lies inside a span without spaces has no space itself.
- *    Those are table_words, by the hash h = TABLE_WORD(t) of their first
- *    three bytes (t, the first in the low byte): those of hash h are
- *    table_words[table_word_first[h]] up to table_words[table_word_first[h
- *    + 1]], so most trigrams of a span are passed at a glance.
+ *    edge, its last byte and the byte after it: table_edge_pairs has the
+ *    pairs in a row in some marker or phrase.
+ *  - One that lies inside a span either has a space, and the span holds
+ *    it, or has none: its first two bytes are then a pair of
+ *    table_word_starts, its first and third a pair of table_word_skips.
+ *    The space's rows there are full (the space always has a class), so
+ *    that a look at each pair of the span finds where to look closer.
+ *    Those without a space are table_words, by the hash h = TABLE_WORD(t)
+ *    of their first three bytes (t, the first in the low byte): those of
+ *    hash h are table_words[table_word_first[h]] up to
+ *    table_words[table_word_first[h + 1]].
  */
-#define TABLE_WORD_BITS 10
+#define TABLE_CLASSES 64 /* a row is 64 bits */
+#define TABLE_SHARED 63  /* the class of the bytes past the first 62:
+                            its rows are full */
+#define TABLE_WORD_BITS 8
 #define TABLE_WORD(t) ((uint32_t)((t) * 2654435761u) >> (32 - TABLE_WORD_BITS))
-#define TABLE_EDGE_FOLLOWED 1
-#define TABLE_EDGE_PRECEDED 2
 #define TABLE_MAX_WORDS 255 /* table_word_first holds bytes */
 
 struct table_word {
@@ -181,9 +188,10 @@ struct table_word {
 	uint16_t phrase;  /* index of it in table_phrases */
 };
 
-extern const uint8_t table_edges[256];
-extern const uint16_t table_edge_first[257];
-extern const uint8_t table_edge_second[];
+extern const uint8_t table_class[256];
+extern const uint64_t table_edge_pairs[TABLE_CLASSES];
+extern const uint64_t table_word_starts[TABLE_CLASSES];
+extern const uint64_t table_word_skips[TABLE_CLASSES];
 extern const uint8_t table_word_first[(1 << TABLE_WORD_BITS) + 1];
 extern const struct table_word table_words[];
 

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "../src/table.h" /* TABLE_SHARED */
 #include "run.h"
 
 struct mutation {
@@ -105,6 +106,12 @@ static const struct mutation mutations[] = {
 	 "60: 'match' does not belong in a record for example"},
 	{"match: no such user here\n", "",
 	 ""}, /* a provider's only entry for a code needs no phrase */
+	/* the library's span tables have a class for each byte of the
+	 * markers and phrases, and one shared by those past the first 62
+	 * (table.h): more are accepted (test_shared_class) */
+	{"match: no such user here\n", "match: no such user here\n"
+	 "match: abcdefghijklmnopqrstuvwxyz\n"
+	 "match: 0123456789.!\"$%&'()*+,-/:;<=>?@[]^_{|}~\n", ""},
 	{"source: Example postmaster page\n\ncode: 5.1.1",
 	 "source: Example postmaster page\n\ncode: 5.1.1\nprovider: example\n"
 	 "name: n\nmeaning: m\nverified: 2026-11-29\nsource: s\n\ncode: 5.1.1",
@@ -292,6 +299,51 @@ static void test_bad_date(void **state)
 	free(good);
 }
 
+/* How many bytes table.c's table_class gives class cls. */
+static int in_class(unsigned cls)
+{
+	char path[64], *table, *p;
+	int n = 0;
+	snprintf(path, sizeof path, "%s/table.c", dir);
+	table = read_all(path);
+	p = strstr(table, "table_class[256] = {");
+	assert_non_null(p);
+	p += strlen("table_class[256] = {");
+	for (int c = 0; c < 256; c++) {
+		char *end;
+		unsigned long v = strtoul(p, &end, 0);
+		assert_true(end != p);
+		n += v == cls;
+		p = end + strspn(end, ", \t\n");
+	}
+	free(table);
+	return n;
+}
+
+/* Markers and phrases may hold any bytes: those past the first 62 share
+ * the last class (table.h), whose rows are full. */
+static void test_shared_class(void **state)
+{
+	static const char at[] = "match: no such user here\n";
+	char *good = read_all(GOOD_DATA), *more = malloc(strlen(good) + 256);
+	struct run *r = test_malloc(sizeof *r);
+	const char *p = strstr(good, at);
+	(void)state;
+	assert_non_null(more);
+	assert_non_null(p);
+	assert_int_equal(gentable(good, r), 0);
+	assert_int_equal(in_class(TABLE_SHARED), 0);
+	sprintf(more, "%.*smatch: abcdefghijklmnopqrstuvwxyz\n"
+	        "match: 0123456789.!\"$%%&'()*+,-/:;<=>?@[]^_{|}~\n"
+	        "match: caf\xc3\xa9 f\xc3\xbcr\n%s", (int)(p - good), good, p);
+	if (gentable(more, r) != 0)
+		fail_msg("many bytes refused:\n%s", r->err);
+	assert_true(in_class(TABLE_SHARED) > 1);
+	test_free(r);
+	free(more);
+	free(good);
+}
+
 static void test_missing_file(void **state)
 {
 	char out[64], date[64];
@@ -314,6 +366,7 @@ int main(void)
 	    cmocka_unit_test(test_refuses),
 	    cmocka_unit_test(test_too_many_words),
 	    cmocka_unit_test(test_bad_date),
+	    cmocka_unit_test(test_shared_class),
 	    cmocka_unit_test(test_missing_file),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -370,6 +370,20 @@ static void test_reply_ignores(void **state)
 			if (!ignores("5.1.1", reply, addr))
 				fail_msg("'%s': not ignored", addr);
 		}
+	/* A space anywhere in a span, its first and last bytes too, may be a
+	 * phrase's: the span is not ignored (without it, it is). */
+	for (size_t n = 1; n < 20; n++)
+		for (size_t at = 0; at <= n; at++) {
+			char addr[32];
+			memset(addr, 'b', n);
+			if (at < n)
+				addr[at] = ' ';
+			addr[n] = '\0';
+			snprintf(reply, sizeof reply, "550 5.1.1 <%s@x.org>: no", addr);
+			if (smtpcode_reply_ignores(reply, strlen(reply), 11, 11 + n) !=
+			    (at == n))
+				fail_msg("'%s' in '%s': ignored %d", addr, reply, at != n);
+		}
 	/* Edges: a span that cuts a phrase's pair of bytes (Gmail's "too
 	 * quickly" holds "ui" and "kl") is not ignored; one whose edges make
 	 * no pair of any phrase ("<x", "y@", "g>") is. */

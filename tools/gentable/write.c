@@ -329,41 +329,66 @@ static int by_word(const void *a, const void *b)
 	return x->phrase < y->phrase ? -1 : x->phrase > y->phrase;
 }
 
-/* What smtpcode_reply_ignores() looks up, built before the table is
- * written, which it may refuse. */
+/* What smtpcode_reply_ignores() looks up (see table.h), built before the
+ * table is written, which it may refuse. */
 static struct {
-	uint8_t edges[256];
-	bool pairs[1 << 16]; /* (a << 8 | b): a and b in a row somewhere */
+	uint8_t class[256]; /* of each byte, folded */
+	unsigned nclasses;
+	uint64_t pairs[TABLE_CLASSES];  /* table_edge_pairs */
+	uint64_t starts[TABLE_CLASSES]; /* table_word_starts */
+	uint64_t skips[TABLE_CLASSES];  /* table_word_skips */
 	uint8_t first[(1 << TABLE_WORD_BITS) + 1];
 	struct table_word *w;
 	size_t n;
 } spans;
 
+/* The class of byte c (folded), given one if it has none yet: bytes past
+ * the first TABLE_SHARED - 1 share TABLE_SHARED, whose rows are made
+ * full (make_spans()), so that they only make the library look closer. */
+static unsigned class_of(unsigned char c)
+{
+	if (!spans.class[c])
+		spans.class[c] = (uint8_t)(spans.nclasses < TABLE_SHARED
+		                               ? spans.nclasses++ : TABLE_SHARED);
+	return spans.class[c];
+}
+
+/* Phrase t[0..len)'s bytes given classes, and its pairs noted. */
+static void add_pairs(const unsigned char *t, size_t len)
+{
+	for (size_t k = 1; k < len; k++)
+		spans.pairs[class_of(t[k - 1])] |= (uint64_t)1 << class_of(t[k]);
+}
+
 static void make_spans(const struct table_phrase *ph, size_t nphrases)
 {
 	struct table_word *w = xrealloc(NULL, (nphrases + 1) * sizeof *w);
 	size_t n = 0;
+	unsigned space;
 
 	memset(&spans, 0, sizeof spans);
+	spans.nclasses = 1; /* 0: in no marker or phrase */
+	space = class_of(' ');
+	spans.starts[space] = spans.skips[space] = ~(uint64_t)0;
+	spans.pairs[TABLE_SHARED] = spans.starts[TABLE_SHARED] =
+	    spans.skips[TABLE_SHARED] = ~(uint64_t)0;
 	for (size_t i = 0; i < nphrases; i++) {
 		const unsigned char *t = (const unsigned char *)pool.s + ph[i].folded;
+		const struct record *r = &records[ph[i].entry];
 		bool again = false;
 		if (ph[i].len < 3)
 			continue; /* refused by make_phrases() */
-		for (size_t k = 0; k + 1 < ph[i].len; k++) {
-			spans.edges[t[k]] |= TABLE_EDGE_FOLLOWED;
-			spans.edges[t[k + 1]] |= TABLE_EDGE_PRECEDED;
-			spans.pairs[t[k] << 8 | t[k + 1]] = true;
-		}
+		add_pairs(t, ph[i].len);
 		if (memchr(t, ' ', ph[i].len))
 			continue;
+		spans.starts[spans.class[t[0]]] |= (uint64_t)1 << spans.class[t[1]];
+		spans.skips[spans.class[t[0]]] |= (uint64_t)1 << spans.class[t[2]];
 		/* the same words are interned once: one is enough */
 		for (size_t k = 0; k < n && !again; k++)
 			again = ph[w[k].phrase].folded == ph[i].folded;
 		if (again)
 			continue;
 		if (n == TABLE_MAX_WORDS) {
-			const struct record *r = &records[ph[i].entry];
 			fail(r->file, r->line, "more than %d markers and phrases "
 			     "without a space", TABLE_MAX_WORDS);
 			break;
@@ -384,24 +409,27 @@ static void make_spans(const struct table_phrase *ph, size_t nphrases)
 	spans.n = n;
 }
 
+static void write_rows(FILE *out, const char *name, const uint64_t *rows)
+{
+	fprintf(out, "\nconst uint64_t %s[TABLE_CLASSES] = {", name);
+	for (size_t i = 0; i < TABLE_CLASSES; i++)
+		fprintf(out, "%s0x%016llx", item_sep(i, 4),
+		        (unsigned long long)rows[i]);
+	fputs("\n};\n", out);
+}
+
 static void write_spans(FILE *out)
 {
-	static uint8_t second[1 << 16]; /* zeros: one is written when empty */
-	size_t npairs = 0;
+	uint8_t class[256];
 
-	fputs("\nconst uint8_t table_edges[256] = {", out);
-	write_bytes(out, spans.edges, sizeof spans.edges);
-	/* first[a]: the pairs before those starting with a. */
-	fputs("\n};\n\nconst uint16_t table_edge_first[257] = {", out);
-	for (size_t a = 0; a <= 256; a++) {
-		fprintf(out, "%s%zu", item_sep(a, 16), npairs);
-		for (size_t b = 0; a < 256 && b < 256; b++)
-			if (spans.pairs[a << 8 | b])
-				second[npairs++] = (uint8_t)b;
-	}
-	fputs("\n};\n\nconst uint8_t table_edge_second[] = {", out);
-	write_bytes(out, second, npairs ? npairs : 1);
+	for (size_t c = 0; c < 256; c++) /* ASCII upper case as lower */
+		class[c] = spans.class[lower((unsigned char)c)];
+	fputs("\nconst uint8_t table_class[256] = {", out);
+	write_bytes(out, class, sizeof class);
 	fputs("\n};\n", out);
+	write_rows(out, "table_edge_pairs", spans.pairs);
+	write_rows(out, "table_word_starts", spans.starts);
+	write_rows(out, "table_word_skips", spans.skips);
 	fputs("\nconst uint8_t table_word_first[] = {", out);
 	write_bytes(out, spans.first, sizeof spans.first);
 	fputs("\n};\n\nconst struct table_word table_words[] = {\n", out);
