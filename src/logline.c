@@ -10,8 +10,9 @@
  * once, and one that sits at the end of its text is looked for from the
  * end.  The fields a Postfix delivery line nearly always starts with
  * (to=, relay=, delay=, delays=, dsn=) are checked in their usual order,
- * each by the one name expected at its place, before the general walk of
- * the fields takes over at the first that is not.  The few per-byte loops
+ * each by the one name expected at its place, their ends found in one
+ * pass, before the general walk of the fields takes over at the first
+ * that is not.  The few per-byte loops
  * left only cross short tokens (a field's name, a host name).  The usual
  * shapes of a reply ("452 4.3.1 text") and of a dsn= field ("4.3.1") are
  * read in place; any other goes to smtpcode_parse().  Everything is
@@ -71,6 +72,14 @@
 
 #include "scan.h"
 #include "smtpcode.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define NOINLINE __attribute__((noinline))
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define NOINLINE
+#define ALWAYS_INLINE inline
+#endif
 
 /* ---- Bytes ---- */
 
@@ -237,20 +246,25 @@ static bool glued_right(const char *p, const char *end)
 	return *p == ':' && is_digit(p[1]);
 }
 
-/* Length of an enhanced code of rule 1 at c (c[1] is a dot), or 0. */
+/* Length of an enhanced code of rule 1 at c (c[1] is a dot), or 0.  Its
+ * detail's digits are looked at one by one, not in a loop: nearly every
+ * detail has one. */
 static inline size_t enhanced_length(const char *c, const char *end)
 {
 	const char *d = c + 4;
-	size_t n = 0;
 
 	if (end - c < 5 || (c[0] != '2' && c[0] != '4' && c[0] != '5') ||
-	    c[2] < '0' || c[2] > '7' || c[3] != '.')
+	    c[2] < '0' || c[2] > '7' || c[3] != '.' || !is_digit(d[0]))
 		return 0;
-	while (d + n < end && n < 4 && is_digit(d[n]))
-		n++;
-	if (n == 0 || n > 3 || (n > 1 && d[0] == '0'))
+	if (d + 1 == end || !is_digit(d[1]))
+		return 5;
+	if (d[0] == '0') /* a leading zero */
 		return 0;
-	return 4 + n;
+	if (d + 2 == end || !is_digit(d[2]))
+		return 6;
+	if (d + 3 == end || !is_digit(d[3]))
+		return 7;
+	return 0; /* four digits or more */
 }
 
 /* Whether the three bytes before the separator at c[-1] are a basic code
@@ -340,12 +354,14 @@ bool smtpcode_find_code(const char *s, size_t len, struct smtpcode_query *q,
  * text" or "550-5.7.1 text" with a code of rule 1: its codes, as
  * smtpcode_parse() reads them, taken here for speed, since every line
  * with a reply has one.  False for any other shape, which
- * smtpcode_parse() then reads.
+ * smtpcode_parse() then reads.  (Forced inline: GCC otherwise made it a
+ * call of its own once take_reply() was split.)
  */
-static bool usual_reply(const char *a, const char *b,
-                        struct smtpcode_query *q)
+static ALWAYS_INLINE bool usual_reply(const char *a, const char *b,
+                                      struct smtpcode_query *q)
 {
 	const char *c = a + 4, *t;
+	unsigned detail = 0;
 	size_t n;
 
 	if (b - a < 9 || a[0] < '2' || a[0] > '5' || !is_digit(a[1]) ||
@@ -354,38 +370,38 @@ static bool usual_reply(const char *a, const char *b,
 	n = enhanced_length(c, b);
 	if (n == 0 || (c + n < b && !is_space(c[n])))
 		return false;
+	for (t = c + 4; t < c + n; t++)
+		detail = detail * 10 + (unsigned)(*t - '0');
+	while (t < b && is_space(*t))
+		t++;
 	*q = (struct smtpcode_query){0};
 	q->basic = (unsigned)(a[0] - '0') * 100 + (unsigned)(a[1] - '0') * 10 +
 	           (unsigned)(a[2] - '0');
 	q->enhanced = true;
 	q->cls = (unsigned char)(c[0] - '0');
 	q->subject = (unsigned)(c[2] - '0');
-	for (t = c + 4; t < c + n; t++)
-		q->detail = q->detail * 10 + (unsigned)(*t - '0');
-	while (t < b && is_space(*t))
-		t++;
+	q->detail = detail;
 	q->text_off = (size_t)(t - a);
 	q->text_len = (size_t)(b - t);
 	return true;
 }
 
 /*
- * The reply in [a, b): a reply line starting there ("452 4.3.1 text",
- * "550 text"), else the first code the free-text policy accepts in it.
- * The reply is left absent when it holds no code.
+ * The reply [a, b) (trimmed, not empty) of a shape usual_reply() does not
+ * read: what smtpcode_parse() reads in it, else the first code the
+ * free-text policy accepts in it.  smtpcode_parse() reads only what
+ * starts with a digit or an X: Postfix's own words ("connect to ...:
+ * Connection timed out") go straight to the free-text search.  Not
+ * inlined: its locals, whose addresses are passed on, would give every
+ * line with a reply a stack-protector check.
  */
-static void take_reply(struct smtpcode_logline *l, const char *a,
-                       const char *b)
+static NOINLINE void take_other_reply(struct smtpcode_logline *l,
+                                      const char *a, const char *b)
 {
 	struct smtpcode_query q;
 	struct smtpcode_text at;
 
-	if (a >= b)
-		return;
-	trim(&a, &b);
-	if (a == b)
-		return;
-	if (usual_reply(a, b, &q) ||
+	if ((is_digit(*a) || *a == 'X' || *a == 'x') &&
 	    smtpcode_parse(a, (size_t)(b - a), &q) == SMTPCODE_OK) {
 		l->reply = span(a, b);
 		l->code = q;
@@ -395,15 +411,41 @@ static void take_reply(struct smtpcode_logline *l, const char *a,
 	}
 }
 
+/*
+ * The reply in [a, b): a reply line starting there ("452 4.3.1 text",
+ * "550 text"), else the first code the free-text policy accepts in it.
+ * The reply is left absent when it holds no code.  The usual shape is
+ * read into l->code in place (usual_reply() writes nothing when it fails).
+ */
+static inline void take_reply(struct smtpcode_logline *l, const char *a,
+                              const char *b)
+{
+	if (a >= b)
+		return;
+	trim(&a, &b);
+	if (a == b)
+		return;
+	if (usual_reply(a, b, &l->code))
+		l->reply = span(a, b);
+	else
+		take_other_reply(l, a, b);
+}
+
+/* The recipient [a, b), <> removed; its domain after at, its last '@'
+ * (NULL when it has none). */
+static inline void take_address_at(struct smtpcode_logline *l, const char *a,
+                                   const char *at, const char *b)
+{
+	l->recipient = span(a, b);
+	/* A later to= without an '@' must not keep an earlier one's domain. */
+	l->domain = at ? span(at + 1, b) : span(b, b);
+}
+
 /* The recipient [a, b), <> removed; its domain after the last '@'. */
 static inline void take_address(struct smtpcode_logline *l, const char *a,
                                 const char *b)
 {
-	const char *at = scan_last(a, b, '@');
-
-	l->recipient = span(a, b);
-	/* A later to= without an '@' must not keep an earlier one's domain. */
-	l->domain = at ? span(at + 1, b) : span(b, b);
+	take_address_at(l, a, scan_last(a, b, '@'), b);
 }
 
 /* A recipient as written, <> removed, and its domain. */
@@ -421,11 +463,24 @@ static void take_recipient(struct smtpcode_logline *l, const char *a,
 /* ---- Postfix and Sendmail delivery lines: "QID: to=<...>, name=value,
  * ..., status=..." (Postfix), "..., stat=..." (Sendmail) ---- */
 
-/* "(in reply to RCPT TO command)": the stage, RCPT TO. */
-static void postfix_stage(struct smtpcode_logline *l, const char *p,
+/*
+ * "(in reply to RCPT TO command)": the stage, RCPT TO, after the " (in
+ * reply to " at inr.  " command" is looked for from inr on, a span long
+ * enough to be passed sixteen bytes a step.  Of the places before the
+ * stage only its last, a ' ', may start " command" (in "(in reply to
+ * command X)"): the search is then made again from the stage on.
+ */
+static void postfix_stage(struct smtpcode_logline *l, const char *inr,
                           const char *end)
 {
-	const char *e = FIND(p, end, " command", 1, 7);
+	const char *p = inr + sizeof " (in reply to " - 1;
+	/* From inr, or from later where sixteen places end at end, which
+	 * the search then passes in one step ("RCPT TO command)"). */
+	const char *from = end - p > 23 ? p : end - inr > 23 ? end - 23 : inr;
+	const char *e = FIND(from, end, " command", 1, 7);
+
+	if (e && e < p)
+		e = FIND(p, end, " command", 1, 7);
 	if (!e)
 		e = scan_byte(p, end, ')');
 	l->stage = span(p, e ? e : end);
@@ -468,7 +523,7 @@ static void postfix_detail(struct smtpcode_logline *l, const char *d,
 	}
 	inr = FIND_LAST(r, de, " (in reply to ", 1);
 	if (inr) {
-		postfix_stage(l, inr + sizeof " (in reply to " - 1, de);
+		postfix_stage(l, inr, de);
 		de = inr;
 	}
 	take_reply(l, r, de);
@@ -541,20 +596,99 @@ static inline const char *field_end(const char *v, const char *end,
 	return FIND(from, end, ", ", 0, 1);
 }
 
-/* The value [*v, return) of the field name[0..n) at p, *gt as for
- * field_end(); NULL when p does not hold that field or its value has no
- * end. */
-static inline const char *named_field(const char *p, const char *end,
-                                      const char *name, size_t n,
-                                      const char **v, const char **gt)
+/*
+ * The successive ", " of a line from a place on, each after the one
+ * before: where the values of relay=, delay=, delays= and dsn= end, one
+ * after another, when none is in <> (field_end() looks for the ", " after
+ * a '>').  With SSE2 they are found in one pass of sixteen bytes a step,
+ * not by a search per field; next_sep() gives NULL where it cannot tell
+ * (the last sixteen bytes of the line), for the walk to read the field.
+ */
+struct seps {
+	const char *at; /* where the search goes on (SSE2: the sixteen read) */
+#ifdef SCAN_SSE2
+	unsigned bits; /* of the ", " at at + i not yet given */
+#endif
+};
+
+#ifdef SCAN_SSE2
+/* Bit i set when at[i] == ',' and at[i + 1] == ' ' (seventeen bytes read). */
+static inline unsigned seps16(const char *at)
 {
-	if (!starts(p, end, name, n))
-		return NULL;
-	*v = p + n;
-	return field_end(*v, end, gt);
+	return (unsigned)_mm_movemask_epi8(
+	    _mm_and_si128(_mm_cmpeq_epi8(scan_load(at), _mm_set1_epi8(',')),
+	                  _mm_cmpeq_epi8(scan_load(at + 1), _mm_set1_epi8(' '))));
 }
-#define NAMED_FIELD(p, end, lit, v, gt) \
-	named_field((p), (end), (lit), sizeof(lit) - 1, (v), (gt))
+#endif
+
+static inline void seps_from(struct seps *c, const char *p, const char *end)
+{
+	c->at = p;
+#ifdef SCAN_SSE2
+	c->bits = end - p >= 17 ? seps16(p) : 0;
+#else
+	(void)end;
+#endif
+}
+
+static inline const char *next_sep(struct seps *c, const char *end)
+{
+	const char *hit;
+#ifdef SCAN_SSE2
+	while (c->bits == 0) {
+		if (end - c->at < 16 + 17)
+			return NULL;
+		c->at += 16;
+		c->bits = seps16(c->at);
+	}
+	hit = c->at + __builtin_ctz(c->bits);
+	c->bits &= c->bits - 1;
+#else
+	if ((hit = FIND(c->at, end, ", ", 0, 1)) != NULL)
+		c->at = hit + 2;
+#endif
+	return hit;
+}
+
+/* Whether the field name[0..n) is at p with a value not in <>, whose end
+ * *e is then the next ", " of c (the name holds no ','). */
+static inline bool usual_field(const char *p, const char *end,
+                               const char *name, size_t n, struct seps *c,
+                               const char **e)
+{
+	return starts(p, end, name, n) && (p + n == end || p[n] != '<') &&
+	       (*e = next_sep(c, end)) != NULL;
+}
+#define USUAL_FIELD(p, end, lit, c, e) \
+	usual_field((p), (end), (lit), sizeof(lit) - 1, (c), (e))
+
+/*
+ * The '>' that closes a recipient <R> whose R starts at a, or NULL; *at
+ * gets R's last '@' (NULL if none), which take_address() would look for
+ * backwards over the same bytes: both are found in one pass.
+ */
+static inline const char *recipient_end(const char *a, const char *end,
+                                        const char **at)
+{
+	const char *gt, *x;
+
+	*at = NULL;
+#ifdef SCAN_SSE2
+	for (; end - a >= 16; a += 16) {
+		unsigned close = scan_hits(a, _mm_set1_epi8('>'));
+		unsigned sign = scan_hits(a, _mm_set1_epi8('@'));
+		if (close)
+			sign &= (close & -close) - 1; /* the '@' before it */
+		if (sign)
+			*at = a + 31 - __builtin_clz(sign);
+		if (close)
+			return a + __builtin_ctz(close);
+	}
+#endif
+	if ((gt = scan_byte(a, end, '>')) != NULL && (x = scan_last(a, gt, '@')))
+		*at = x;
+	return gt;
+}
 
 /*
  * The fields a Postfix delivery line nearly always starts with, in their
@@ -568,26 +702,32 @@ static inline const char *named_field(const char *p, const char *end,
 static const char *usual_fields(struct smtpcode_logline *l, const char *p,
                                 const char *end)
 {
-	const char *v, *e, *gt;
+	const char *gt, *at, *e;
+	struct seps c;
 
-	/* "to=<R>": what take_recipient() would find, as its '>' is known. */
-	if ((e = NAMED_FIELD(p, end, "to=", &v, &gt)) == NULL || !gt)
+	/* "to=<R>": what take_recipient() would find, as its '>' is known;
+	 * the value ends at the first ", " after it. */
+	if (!STARTS(p, end, "to=<") ||
+	    (gt = recipient_end(p + 4, end, &at)) == NULL)
 		return p;
-	take_address(l, v + 1, gt);
+	seps_from(&c, gt + 1, end);
+	if ((e = next_sep(&c, end)) == NULL)
+		return p;
+	take_address_at(l, p + 4, at, gt);
 	p = e + 2;
-	if ((e = NAMED_FIELD(p, end, "relay=", &v, &gt)) == NULL)
+	if (!USUAL_FIELD(p, end, "relay=", &c, &e))
 		return p;
-	l->relay = span(v, e);
+	l->relay = span(p + sizeof "relay=" - 1, e);
 	p = e + 2;
-	if ((e = NAMED_FIELD(p, end, "delay=", &v, &gt)) == NULL)
-		return p;
-	p = e + 2;
-	if ((e = NAMED_FIELD(p, end, "delays=", &v, &gt)) == NULL)
+	if (!USUAL_FIELD(p, end, "delay=", &c, &e))
 		return p;
 	p = e + 2;
-	if ((e = NAMED_FIELD(p, end, "dsn=", &v, &gt)) == NULL)
+	if (!USUAL_FIELD(p, end, "delays=", &c, &e))
 		return p;
-	l->dsn = span(v, e);
+	p = e + 2;
+	if (!USUAL_FIELD(p, end, "dsn=", &c, &e))
+		return p;
+	l->dsn = span(p + sizeof "dsn=" - 1, e);
 	return e + 2;
 }
 
@@ -682,20 +822,25 @@ static bool parse_delivery(struct smtpcode_logline *l, const char *from,
  * 1rfXyz-00000000AbC-2DxY (6-11-4) since Exim 4.97. */
 static bool is_exim_id(const char *a, const char *b)
 {
-	size_t part[3] = {0, 0, 0}, i = 0;
+	/* The two hyphens, not an array of part lengths: an array would give
+	 * smtpcode_log_parse(), where this is inlined, a stack-protector
+	 * check on every line. */
+	const char *h1 = NULL, *h2 = NULL, *p;
 
-	for (; a < b; a++) {
-		if (*a == '-') {
-			if (++i > 2)
+	for (p = a; p < b; p++) {
+		if (*p == '-') {
+			if (h2)
 				return false;
-		} else if (is_digit(*a) || is_alpha(*a)) {
-			part[i]++;
-		} else {
+			if (h1)
+				h2 = p;
+			else
+				h1 = p;
+		} else if (!is_digit(*p) && !is_alpha(*p)) {
 			return false;
 		}
 	}
-	return i == 2 && part[0] == 6 && part[1] >= 6 && part[1] <= 11 &&
-	       part[2] >= 2 && part[2] <= 4;
+	return h2 && h1 - a == 6 && h2 - h1 - 1 >= 6 && h2 - h1 - 1 <= 11 &&
+	       b - h2 - 1 >= 2 && b - h2 - 1 <= 4;
 }
 
 /* Whether a marker at m follows a message ID. */
@@ -908,21 +1053,22 @@ static bool parse_reject(struct smtpcode_logline *l, const char *s,
  */
 static void take_dsn(struct smtpcode_logline *l)
 {
-	const char *c = l->dsn.s;
+	const char *c = l->dsn.s, *d;
+	size_t n = l->dsn.len;
 	struct smtpcode_query *q = &l->dsn_code;
+	unsigned detail = 0;
 
-	if (l->dsn.len >= 5 && c[1] == '.' &&
-	    enhanced_length(c, c + l->dsn.len) == l->dsn.len) {
+	if (n >= 5 && c[1] == '.' && enhanced_length(c, c + n) == n) {
+		for (d = c + 4; d < c + n; d++)
+			detail = detail * 10 + (unsigned)(*d - '0');
 		q->enhanced = true;
 		q->cls = (unsigned char)(c[0] - '0');
 		q->subject = (unsigned)(c[2] - '0');
-		q->detail = 0;
-		for (c += 4; c < l->dsn.s + l->dsn.len; c++)
-			q->detail = q->detail * 10 + (unsigned)(*c - '0');
-		q->text_off = l->dsn.len;
+		q->detail = detail;
+		q->text_off = n;
 		return;
 	}
-	if (smtpcode_parse(l->dsn.s, l->dsn.len, q) != SMTPCODE_OK)
+	if (smtpcode_parse(c, n, q) != SMTPCODE_OK)
 		*q = (struct smtpcode_query){0};
 }
 
@@ -1051,10 +1197,7 @@ static inline const char *first_place(const char *s, const char *end,
  * when there is neither.  Not inlined: inside smtpcode_log_parse() it
  * made GCC stop inlining postfix_detail() (30 instructions a delivery
  * line, where this is not called). */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
-static const char *first_code_place(const char *s, const char *end)
+static NOINLINE const char *first_code_place(const char *s, const char *end)
 {
 	if (end - s >= 5 && s[1] == '.' && s[3] == '.')
 		return s; /* a code at the very start: nothing glues before it */

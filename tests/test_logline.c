@@ -475,6 +475,77 @@ static const struct line_case lines[] = {
      .reply = "550 5.1.10 RESOLVER.ADR.RecipientNotFound; Recipient not "
               "found by SMTP address lookup'",
      .code = "550 5.1.10"},
+    /* The usual fields' fast path: the recipient's last '@' before its
+     * '>' (an '@' after it, in another field, is not its), across the
+     * sixteen bytes read at a time, or none; ", " inside <>. */
+    {.line = SYSLOG "postfix/smtp[1]: 3F2A81C0A2: to=<a@b>, "
+             "relay=c@d[192.0.2.1]:25, delay=1, delays=0/0/0/1, dsn=2.0.0, "
+             "status=sent (250 2.0.0 Ok)",
+     .format = SMTPCODE_LOG_POSTFIX, .found = true, .recipient = "a@b",
+     .domain = "b", .relay = "c@d[192.0.2.1]:25", .status = "sent",
+     .reply = "250 2.0.0 Ok", .code = "250 2.0.0", .dsn = "2.0.0",
+     .dsn_code = "2.0.0"},
+    {.line = SYSLOG "postfix/smtp[1]: 3F2A81C0A2: "
+             "to=<\"x@y\"@a-rather-long-domain.example.com>, relay=none, "
+             "delay=1, delays=0/0/0/1, dsn=4.4.1, status=deferred",
+     .format = SMTPCODE_LOG_POSTFIX, .found = true,
+     .recipient = "\"x@y\"@a-rather-long-domain.example.com",
+     .domain = "a-rather-long-domain.example.com", .relay = "none",
+     .status = "deferred", .dsn = "4.4.1", .dsn_code = "4.4.1"},
+    {.line = SYSLOG "postfix/smtp[1]: 3F2A81C0A2: "
+             "to=<some.long.local.part@example.org>, relay=none, delay=1, "
+             "delays=0/0/0/1, dsn=4.4.1, status=deferred",
+     .format = SMTPCODE_LOG_POSTFIX, .found = true,
+     .recipient = "some.long.local.part@example.org",
+     .domain = "example.org", .relay = "none", .status = "deferred",
+     .dsn = "4.4.1", .dsn_code = "4.4.1"},
+    {.line = SYSLOG "postfix/local[1]: 3F2A81C0A2: "
+             "to=<a-local-postmaster-alias>, relay=local, delay=1, "
+             "delays=0/0/0/1, dsn=5.1.1, status=bounced",
+     .format = SMTPCODE_LOG_POSTFIX, .found = true,
+     .recipient = "a-local-postmaster-alias", .relay = "local",
+     .status = "bounced", .dsn = "5.1.1", .dsn_code = "5.1.1"},
+    {.line = SYSLOG "postfix/smtp[1]: 3F2A81C0A2: to=<a, b@x>, "
+             "relay=<mx, 1>, delay=1, delays=0/0/0/1, dsn=4.4.1, "
+             "status=deferred",
+     .format = SMTPCODE_LOG_POSTFIX, .found = true, .recipient = "a, b@x",
+     .domain = "x", .relay = "<mx, 1>", .status = "deferred",
+     .dsn = "4.4.1", .dsn_code = "4.4.1"},
+    /* The usual fields running into the line's last sixteen bytes. */
+    {.line = SYSLOG "postfix/smtp[1]: 3F2A81C0A2: to=<a@b>, relay=r, "
+             "delay=1, delays=0, dsn=4.4.1, status=x",
+     .format = SMTPCODE_LOG_POSTFIX, .found = true, .recipient = "a@b",
+     .domain = "b", .relay = "r", .status = "x", .dsn = "4.4.1",
+     .dsn_code = "4.4.1"},
+    /* A stage that starts with "command"; details of three digits, of
+     * four, with a leading zero. */
+    {.line = SYSLOG "postfix/smtp[1]: 3F2A81C0A2: to=<a@b>, relay=r, "
+             "delay=1, delays=0/0/0/1, dsn=5.7.708, status=bounced (host h "
+             "said: 550 5.7.708 Denied (in reply to command DATA command))",
+     .format = SMTPCODE_LOG_POSTFIX, .found = true, .recipient = "a@b",
+     .domain = "b", .relay = "r", .status = "bounced",
+     .stage = "command DATA", .reply = "550 5.7.708 Denied",
+     .code = "550 5.7.708", .dsn = "5.7.708", .dsn_code = "5.7.708"},
+    {.line = SYSLOG "postfix/smtp[1]: 3F2A81C0A2: to=<a@b>, relay=r, "
+             "delay=1, delays=0/0/0/1, dsn=4.3.01, status=deferred (host h "
+             "said: 452 4.3.1000 Full (in reply to RCPT TO command))",
+     .format = SMTPCODE_LOG_POSTFIX, .found = true, .recipient = "a@b",
+     .domain = "b", .relay = "r", .status = "deferred", .stage = "RCPT TO",
+     .reply = "452 4.3.1000 Full", .code = "452", .dsn = "4.3.01"},
+    /* Postfix's own words, and a detail that starts as a code may. */
+    {.line = SYSLOG "postfix/smtp[1]: 3F2A81C0A2: to=<a@b>, relay=none, "
+             "delay=1, delays=0/0/0/1, dsn=4.4.1, status=deferred (connect "
+             "to mx.example.com[192.0.2.1]:25: Connection timed out)",
+     .format = SMTPCODE_LOG_POSTFIX, .found = true, .recipient = "a@b",
+     .domain = "b", .relay = "none", .status = "deferred", .dsn = "4.4.1",
+     .dsn_code = "4.4.1"},
+    {.line = SYSLOG "postfix/smtp[1]: 3F2A81C0A2: to=<a@b>, relay=none, "
+             "delay=1, delays=0/0/0/1, dsn=4.4.1, status=deferred (X.4.1 "
+             "timed out, 4.4.2 later)",
+     .format = SMTPCODE_LOG_POSTFIX, .found = true, .recipient = "a@b",
+     .domain = "b", .relay = "none", .status = "deferred",
+     .reply = "X.4.1 timed out, 4.4.2 later", .code = "X.4.1",
+     .dsn = "4.4.1", .dsn_code = "4.4.1"},
     /* No code anywhere. */
     {.line = SYSLOG "postfix/qmgr[22753]: C93CEB08A046: "
              "from=<ina@example.com>, status=expired, returned to sender",
