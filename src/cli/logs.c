@@ -46,7 +46,7 @@ struct resolved {
 	size_t len;
 	char reply[RESOLVED_MAX];
 	struct smtpcode_result r;
-	unsigned verdict;    /* the slot of its verdict, when it is there */
+	const struct verdict *verdict; /* its verdict's slot, when there */
 	unsigned long stamp; /* and that slot's stamp still: 0 none */
 };
 
@@ -57,9 +57,8 @@ struct verdict {
 	struct smtpcode_query codes; /* only the codes: no text */
 	struct smtpcode_match match; /* without its count of candidates */
 	char code[32];               /* as row_of_result() writes it */
-	size_t code_len;
-	size_t len;
 	char text[VERDICT_MAX];
+	struct rendered shown;       /* code and text, as rendered */
 };
 
 /* Whether a reply quoting an address at a domain may be keyed without
@@ -80,6 +79,12 @@ struct log_ctx {
 	struct domain domains[DOMAIN_SLOTS];
 	unsigned short last[1 << LAST_BITS]; /* by last_place() */
 	unsigned long stamps; /* verdict slots filled */
+	/* The line read and its record, here rather than on each()'s stack:
+	 * a local whose address is given away costs every line a stack
+	 * protector's check. */
+	struct smtpcode_logline line;
+	struct origin origin;
+	struct smtpcode_result own; /* a reply too long to keep, resolved */
 };
 
 static const char *display_name(const char *path)
@@ -88,14 +93,16 @@ static const char *display_name(const char *path)
 }
 
 /* The code a line's verdict rests on: the reply's, else the dsn= field. */
-static const char *choose(const struct smtpcode_logline *l,
-                          struct smtpcode_query *q)
+static const struct smtpcode_query *chosen(const struct smtpcode_logline *l)
 {
-	if (l->code.enhanced || l->code.basic) {
-		*q = l->code;
+	return l->code.enhanced || l->code.basic ? &l->code : &l->dsn_code;
+}
+
+/* Which code that is, as JSON's verdict_from says. */
+static const char *chosen_from(const struct smtpcode_logline *l)
+{
+	if (l->code.enhanced || l->code.basic)
 		return l->code.enhanced ? "reply" : "reply basic code";
-	}
-	*q = l->dsn_code;
 	return "dsn";
 }
 
@@ -149,6 +156,9 @@ struct reply_key {
 	struct smtpcode_query q;
 };
 
+static bool domain_anew(struct log_ctx *c, struct smtpcode_text reply,
+                        size_t at, size_t to, uint64_t h);
+
 /*
  * Whether the domain part [at, to) of an address quoted in reply, whose
  * local part [from, at) is ignored, is too: then so is the whole address.
@@ -164,7 +174,6 @@ static bool domain_ignored(struct log_ctx *c, struct smtpcode_text reply,
 	const char *name = reply.s + at;
 	size_t len = to - at;
 	uint64_t h;
-	unsigned char state[WAYS];
 	struct domain *d;
 
 	if (len > DOMAIN_MAX)
@@ -178,12 +187,24 @@ static bool domain_ignored(struct log_ctx *c, struct smtpcode_text reply,
 			return d->ignored;
 		}
 	}
+	return domain_anew(c, reply, at, to, h);
+}
+
+/* The rest of domain_ignored(), for a domain not in the table: not
+ * inlined, for the same reason as resolve_anew(). */
+__attribute__((noinline))
+static bool domain_anew(struct log_ctx *c, struct smtpcode_text reply,
+                        size_t at, size_t to, uint64_t h)
+{
+	unsigned char state[WAYS];
+	struct domain *d;
+
 	for (size_t i = 0; i < WAYS; i++)
 		state[i] = c->domains[way(h, i, DOMAIN_SLOTS)].state;
 	d = &c->domains[way(h, victim(h, state), DOMAIN_SLOTS)];
 	d->state = SLOT_NEW;
-	d->len = len;
-	memcpy(d->name, name, len);
+	d->len = to - at;
+	memcpy(d->name, reply.s + at, to - at);
 	d->ignored = smtpcode_reply_ignores(reply.s, reply.len, at, to);
 	return d->ignored;
 }
@@ -232,9 +253,14 @@ static inline bool same_reply(const struct resolved *s,
 	       scan_same(s->reply + k->head.len, k->tail.s, k->tail.len);
 }
 
+static struct resolved *resolve_anew(struct log_ctx *c,
+                                     const struct smtpcode_query *q,
+                                     struct smtpcode_text reply,
+                                     struct reply_key k, uint64_t h);
+
 /*
  * q resolved against reply, which quotes rcpt or not: the cache's slot,
- * from before or filled now; NULL, with the result in *own, for a reply
+ * from before or filled now; NULL, with the result in c->own, for a reply
  * too long to keep.  The slot's result has the query of the reply that
  * filled it, which may differ from q in its text; the caller uses the
  * codes.
@@ -249,18 +275,16 @@ static inline bool same_reply(const struct resolved *s,
  * found again is remembered, so that where replies do not come back (a
  * queue ID in each) the comparison is rarely made.
  */
-static struct resolved *resolve(struct log_ctx *c,
-                                const struct smtpcode_query *q,
-                                struct smtpcode_text reply,
-                                struct smtpcode_text rcpt,
-                                struct smtpcode_result *own)
+static inline struct resolved *resolve(struct log_ctx *c,
+                                       const struct smtpcode_query *q,
+                                       struct smtpcode_text reply,
+                                       struct smtpcode_text rcpt)
 {
 	unsigned short *last = &c->last[last_place(q, reply.len)];
 	struct resolved *s = &c->resolved[*last];
 	struct reply_key k;
 	size_t len;
 	uint64_t h;
-	unsigned char state[WAYS];
 
 	if (s->state == SLOT_REUSED && s->len == reply.len &&
 	    same_query(&s->q, q) && scan_same(s->reply, reply.s, reply.len))
@@ -282,7 +306,23 @@ static struct resolved *resolve(struct log_ctx *c,
 			*last = (unsigned short)(s - c->resolved);
 			return s;
 		}
-	smtpcode_resolve(q, reply.s, reply.len, c->o->provider, own);
+	return resolve_anew(c, q, reply, k, h);
+}
+
+/* The rest of resolve(), for a reply not in the cache: not inlined, as
+ * its locals' addresses, given away, would cost each() a stack
+ * protector's check. */
+__attribute__((noinline))
+static struct resolved *resolve_anew(struct log_ctx *c,
+                                     const struct smtpcode_query *q,
+                                     struct smtpcode_text reply,
+                                     struct reply_key k, uint64_t h)
+{
+	size_t len = k.head.len + k.tail.len;
+	struct resolved *s;
+	unsigned char state[WAYS];
+
+	smtpcode_resolve(q, reply.s, reply.len, c->o->provider, &c->own);
 	if (len > RESOLVED_MAX)
 		return NULL;
 	for (size_t i = 0; i < WAYS; i++)
@@ -295,7 +335,7 @@ static struct resolved *resolve(struct log_ctx *c,
 		memcpy(s->reply, k.head.s, k.head.len);
 	if (k.tail.len)
 		memcpy(s->reply + k.head.len, k.tail.s, k.tail.len);
-	s->r = *own;
+	s->r = c->own;
 	s->stamp = 0;
 	return s;
 }
@@ -330,7 +370,9 @@ static bool same_match(const struct smtpcode_match *a,
 }
 
 /* The verdict of r rendered in format, from the cache when it was made
- * before; NULL when it is too long to keep. */
+ * before; NULL when it is too long to keep.  Not inlined, for the same
+ * reason as resolve_anew(). */
+__attribute__((noinline))
 static const struct verdict *verdict_of(struct log_ctx *c,
                                         enum record_format format,
                                         const struct smtpcode_result *r)
@@ -374,94 +416,104 @@ static const struct verdict *verdict_of(struct log_ctx *c,
 	v->codes = codes;
 	v->match = m;
 	memcpy(v->code, w.code, sizeof v->code);
-	v->code_len = strlen(v->code);
-	v->len = k.len;
+	v->shown = (struct rendered){v->code, strlen(v->code), v->text, k.len};
 	return v;
 }
 
-static void record(struct log_ctx *c, const char *line, size_t len,
-                   unsigned long lineno, const struct smtpcode_logline *l)
+/* The origin of the record of c->line, whole (only JSON shows the codes
+ * as seen). */
+static void set_origin(struct log_ctx *c, unsigned long lineno,
+                       enum record_format format)
 {
-	/* --annotate shows the text verdict whatever the format. */
-	enum record_format format =
-	    c->o->mode == LOG_ANNOTATE ? RECORD_TEXT : c->o->format;
-	const struct smtpcode_result *r;
-	const struct verdict *v;
-	struct resolved *s;
-	struct smtpcode_result own;
-	struct smtpcode_query q;
-	struct origin o;
+	const struct smtpcode_logline *l = &c->line;
+	struct origin *o = &c->origin;
 
-	o.file = c->file;
-	o.line = lineno;
-	o.index = -1;
-	o.recipient = l->recipient;
-	o.domain = l->domain;
-	o.relay = l->relay;
-	o.stage = l->stage;
-	o.status = l->status;
-	/* Only JSON shows the codes as seen. */
-	o.seen_basic = o.seen_enhanced = (struct smtpcode_text){NULL, 0};
+	o->file = c->file;
+	o->line = lineno;
+	o->index = -1;
+	o->recipient = l->recipient;
+	o->domain = l->domain;
+	o->relay = l->relay;
+	o->stage = l->stage;
+	o->status = l->status;
+	o->dsn = l->dsn;
+	o->reply = l->reply;
+	o->verdict_from = chosen_from(l);
+	o->seen_basic = o->seen_enhanced = (struct smtpcode_text){NULL, 0};
 	if (format == RECORD_JSON) {
-		o.seen_basic = seen_code(l->reply, &l->code, 0);
-		o.seen_enhanced = seen_code(l->reply, &l->code, 1);
-	}
-	o.dsn = l->dsn;
-	o.reply = l->reply;
-	o.verdict_from = choose(l, &q);
-	s = resolve(c, &q, l->reply, l->recipient, &own);
-	r = s ? &s->r : &own;
-	if (s && s->stamp && c->verdicts[s->verdict].stamp == s->stamp) {
-		v = &c->verdicts[s->verdict]; /* this reply's, as last time */
-	} else if ((v = verdict_of(c, format, r)) != NULL && s) {
-		s->verdict = (unsigned)(v - c->verdicts);
-		s->stamp = v->stamp;
-	}
-	if (v) {
-		struct rendered done = {v->code, v->code_len, v->text, v->len};
-		if (c->o->mode == LOG_ANNOTATE)
-			render_annotation_with(line, len, &o, &done);
-		else
-			render_record_with(format, &o, &done);
-	} else {
-		struct row w;
-		row_of_result(&w, r, NULL);
-		w.origin = &o;
-		if (c->o->mode == LOG_ANNOTATE)
-			render_annotation(line, len, &w);
-		else
-			render_record(format, &w);
+		o->seen_basic = seen_code(l->reply, &l->code, 0);
+		o->seen_enhanced = seen_code(l->reply, &l->code, 1);
 	}
 }
 
-/* One line into a summary (a line_fn, ctx the summary). */
+/* A record whose verdict is not kept, r, rendered whole.  Not inlined,
+ * for the same reason as resolve_anew(). */
+__attribute__((noinline))
+static void record_whole(struct log_ctx *c, const char *line, size_t len,
+                         enum record_format format,
+                         const struct smtpcode_result *r)
+{
+	struct row w;
+
+	row_of_result(&w, r, NULL);
+	w.origin = &c->origin;
+	if (c->o->mode == LOG_ANNOTATE)
+		render_annotation(line, len, &w);
+	else
+		render_record(format, &w);
+}
+
+/* The record of c->line, read from line[0..len). */
+static void record(struct log_ctx *c, const char *line, size_t len,
+                   unsigned long lineno)
+{
+	const struct smtpcode_logline *l = &c->line;
+	enum log_mode mode = c->o->mode;
+	/* --annotate shows the text verdict whatever the format. */
+	enum record_format format =
+	    mode == LOG_ANNOTATE ? RECORD_TEXT : c->o->format;
+	struct resolved *s = resolve(c, chosen(l), l->reply, l->recipient);
+	const struct smtpcode_result *r = s ? &s->r : &c->own;
+	const struct verdict *v;
+
+	if (s && s->stamp && s->verdict->stamp == s->stamp) {
+		v = s->verdict; /* this reply's, as last time */
+	} else if ((v = verdict_of(c, format, r)) != NULL && s) {
+		s->verdict = v;
+		s->stamp = v->stamp;
+	}
+	set_origin(c, lineno, format);
+	if (!v)
+		record_whole(c, line, len, format, r);
+	else if (mode == LOG_ANNOTATE)
+		render_annotation_with(line, len, &c->origin, &v->shown);
+	else
+		render_record_with(format, &c->origin, &v->shown);
+}
+
+/* One line into a summary (a line_fn, ctx the summary).  Not inlined in
+ * each(), for the same reason as resolve_anew(). */
+__attribute__((noinline))
 static void summarise(void *ctx, const char *line, size_t len,
                       unsigned long lineno)
 {
 	struct summary *s = ctx;
 	struct smtpcode_logline l;
-	struct smtpcode_query q;
 	bool found = smtpcode_log_parse(line, len, &l);
 
 	(void)lineno;
-	if (found)
-		choose(&l, &q);
-	summary_add(s, found ? &q : NULL, l.recipient, l.domain, l.status);
+	summary_add(s, found ? chosen(&l) : NULL, l.recipient, l.domain,
+	            l.status);
 }
 
 static void each(void *ctx, const char *line, size_t len, unsigned long lineno)
 {
 	struct log_ctx *c = ctx;
-	struct smtpcode_logline l;
-	bool found;
 
-	if (c->o->mode == LOG_SUMMARY) {
+	if (c->o->mode == LOG_SUMMARY)
 		summarise(c->summary, line, len, lineno);
-		return;
-	}
-	found = smtpcode_log_parse(line, len, &l);
-	if (found)
-		record(c, line, len, lineno, &l);
+	else if (smtpcode_log_parse(line, len, &c->line))
+		record(c, line, len, lineno);
 	else if (c->o->mode == LOG_ANNOTATE)
 		render_annotation(line, len, NULL);
 }

@@ -78,17 +78,17 @@ static void flush_buffer(void)
  * blocks; memo.c keeps output so to copy it later.  Memory that cannot be
  * had is an output error like a failed write.
  */
-static _Thread_local struct out_capture *capture;
+_Thread_local struct out_capture *out_capturing;
 
 void out_capture_begin(struct out_capture *c)
 {
 	c->len = 0;
-	capture = c;
+	out_capturing = c;
 }
 
 void out_capture_end(void)
 {
-	capture = NULL;
+	out_capturing = NULL;
 }
 
 void out_capture_free(struct out_capture *c)
@@ -116,8 +116,7 @@ static char *capture_grow(struct out_capture *c, size_t n)
 }
 
 /* Room for n more bytes in c, made when need be: where they go, or NULL
- * (the test apart, inline: it is made once per record of the log
- * modes). */
+ * (the test apart, inline: output.h's out_reserve() makes it too). */
 static inline char *capture_room(struct out_capture *c, size_t n)
 {
 	return n <= c->size - c->len ? c->text + c->len : capture_grow(c, n);
@@ -160,8 +159,8 @@ void out_write(const char *s, size_t n)
 {
 	if (!n) /* s may be NULL then (an empty capture) */
 		return;
-	if (capture) {
-		capture_write(capture, s, n);
+	if (out_capturing) {
+		capture_write(out_capturing, s, n);
 		return;
 	}
 	if (n > sizeof obuf - olen) {
@@ -175,10 +174,11 @@ void out_write(const char *s, size_t n)
 	olen += n;
 }
 
-char *out_reserve(size_t n)
+/* out_reserve() when not into a capture with the room. */
+char *out_reserve_more(size_t n)
 {
-	if (capture)
-		return capture_room(capture, n);
+	if (out_capturing)
+		return capture_room(out_capturing, n);
 	if (n > sizeof obuf)
 		return NULL;
 	if (n > sizeof obuf - olen)
@@ -186,12 +186,10 @@ char *out_reserve(size_t n)
 	return obuf + olen;
 }
 
-void out_commit(size_t n)
+/* out_commit() when not into a capture. */
+void out_commit_more(size_t n)
 {
-	if (capture)
-		capture->len += n;
-	else
-		olen += n;
+	olen += n;
 }
 
 void out_str(const char *s)
@@ -201,8 +199,8 @@ void out_str(const char *s)
 
 static void out_char(char c)
 {
-	if (capture) {
-		capture_write(capture, &c, 1);
+	if (out_capturing) {
+		capture_write(out_capturing, &c, 1);
 		return;
 	}
 	if (olen == sizeof obuf)
@@ -212,18 +210,19 @@ static void out_char(char c)
 
 void out_printf(const char *fmt, ...)
 {
+	struct out_capture *c = out_capturing;
 	va_list ap;
 	int n;
-	if (capture) { /* measured, then formatted in place */
+	if (c) { /* measured, then formatted in place */
 		va_start(ap, fmt);
 		n = vsnprintf(NULL, 0, fmt, ap);
 		va_end(ap);
-		if (n < 0 || !capture_room(capture, (size_t)n + 1))
+		if (n < 0 || !capture_room(c, (size_t)n + 1))
 			return;
 		va_start(ap, fmt);
-		vsnprintf(capture->text + capture->len, (size_t)n + 1, fmt, ap);
+		vsnprintf(c->text + c->len, (size_t)n + 1, fmt, ap);
 		va_end(ap);
-		capture->len += (size_t)n;
+		c->len += (size_t)n;
 		return;
 	}
 	va_start(ap, fmt);

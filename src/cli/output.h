@@ -15,10 +15,6 @@ void out_set_color(bool on);
  * the leads of out_para, never inside text it escapes. */
 const char *out_sgr(enum sgr s);
 void out_str(const char *s);
-/* Room for n bytes of output, to be written in place and then committed
- * with out_commit() (before any other output); NULL when there is none. */
-char *out_reserve(size_t n);
-void out_commit(size_t n);
 void out_write(const char *s, size_t n);
 void out_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void out_para(const char *lead, unsigned indent, const char *text);
@@ -36,6 +32,35 @@ struct out_capture {
 	size_t len, size;
 	bool failed; /* memory ran out: reported as an output error */
 };
+
+/*
+ * Room for n bytes of output, to be written in place and then committed
+ * with out_commit() (before any other output); NULL when there is none.
+ * The log modes reserve and commit once per record, into a capture: that
+ * case is inline, the rest is out_reserve_more() and out_commit_more().
+ */
+extern _Thread_local struct out_capture *out_capturing; /* or NULL */
+char *out_reserve_more(size_t n);
+void out_commit_more(size_t n);
+
+static inline char *out_reserve(size_t n)
+{
+	struct out_capture *c = out_capturing;
+
+	if (c && n <= c->size - c->len)
+		return c->text + c->len;
+	return out_reserve_more(n);
+}
+
+static inline void out_commit(size_t n)
+{
+	struct out_capture *c = out_capturing;
+
+	if (c)
+		c->len += n;
+	else
+		out_commit_more(n);
+}
 void out_capture_begin(struct out_capture *c);
 void out_capture_end(void);
 void out_capture_write(const struct out_capture *c);

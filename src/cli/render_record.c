@@ -237,37 +237,59 @@ static void put_file_name(struct sink *k, const char *file)
  * less than writing them anew (a division per two digits).  Any other
  * number is written anew.
  */
-static inline const char *line_digits(unsigned long line, size_t *n)
-{
-	/* last's digits end text, the bytes before them '0', so that a
-	 * carry out of the first digit makes a new one. */
-	static _Thread_local char text[24];
-	static _Thread_local unsigned long last;
-	static _Thread_local size_t len; /* 0: none kept */
-	char *end = text + sizeof text;
-	unsigned long gap = line - last; /* huge when line <= last */
+#define LINE_END 24 /* where the digits end in text */
 
-	last = line;
-	if (len && gap - 1 < 16) {
+struct line_digits {
+	/* The digits end at text + LINE_END, the bytes before them '0', so
+	 * that a carry out of the first digit makes a new one; the 16 bytes
+	 * after them let up to 16 digits be copied as one piece. */
+	char text[LINE_END + 16];
+	unsigned long last;
+	size_t len; /* 0: none kept */
+};
+
+static _Thread_local struct line_digits kept;
+
+/* kept made line's digits, when it is not last + 1 with no carry. */
+static void count_to(struct line_digits *k, unsigned long line)
+{
+	char *end = k->text + LINE_END;
+	unsigned long gap = line - k->last; /* huge when line <= last */
+
+	k->last = line;
+	if (k->len && gap - 1 < 16) {
 		do {
 			char *d = end - 1;
 			while (*d == '9')
 				*d-- = '0';
 			++*d;
-			if (end - d > (ptrdiff_t)len)
-				len = (size_t)(end - d);
+			if (end - d > (ptrdiff_t)k->len)
+				k->len = (size_t)(end - d);
 		} while (--gap);
 	} else {
 		char *d = end;
-		memset(text, '0', sizeof text);
+		memset(k->text, '0', LINE_END);
 		do
 			*--d = (char)('0' + line % 10);
 		while ((line /= 10) != 0);
-		len = (size_t)(end - d); /* at most 20 digits */
+		k->len = (size_t)(end - d); /* at most 20 digits */
 	}
-	/* len < sizeof text always; said so, the compiler sees the copy
-	 * stays inside text. */
-	*n = len < sizeof text ? len : 0;
+}
+
+static inline const char *line_digits(unsigned long line, size_t *n)
+{
+	struct line_digits *k = &kept;
+	char *end = k->text + LINE_END;
+
+	if (k->len && line - k->last == 1 && end[-1] != '9') {
+		++end[-1]; /* most records */
+		k->last = line;
+	} else {
+		count_to(k, line);
+	}
+	/* len < LINE_END always; said so, the compiler sees the copy stays
+	 * inside text. */
+	*n = k->len < LINE_END ? k->len : 0;
 	return end - *n;
 }
 
@@ -339,7 +361,9 @@ static inline char *place(char *d, const char *s, size_t n)
 
 #define PLACE_LITERAL(d, lit) place((d), "" lit, sizeof(lit) - 1)
 
-/* Text from the input, or "-" when there is none. */
+/* Text from the input, or "-" when there is none.  Always inlined: a
+ * call per piece cost as much as a short recipient's copy. */
+__attribute__((always_inline))
 static inline char *place_text(char *d, struct smtpcode_text t)
 {
 	if (!t.len)
@@ -347,12 +371,18 @@ static inline char *place_text(char *d, struct smtpcode_text t)
 	return copy_printable(d, t.s, t.len) ? d + t.len : NULL;
 }
 
+/* A line number's digits, copied as sixteen bytes when there are no
+ * more: the bytes after the digits are in the room record_most() counts
+ * (20 for them, and more after). */
 static inline char *place_line(char *d, unsigned long line)
 {
 	size_t n;
 	const char *digits = line_digits(line, &n);
 
-	return place(d, digits, n);
+	if (n > 16)
+		return place(d, digits, n);
+	memcpy(d, digits, 16);
+	return d + n;
 }
 
 /* The most a log record takes, text or TSV: the file name, the line
@@ -432,17 +462,15 @@ static void json_record_with(const struct origin *o, const struct rendered *v)
 	}
 }
 
-void render_record_with(enum record_format format, const struct origin *o,
-                        const struct rendered *v)
+/* A text or TSV record: not inlined in render_record_with(), so that a
+ * JSON record does not pay for saving the registers it uses. */
+__attribute__((noinline))
+static void plain_record_with(enum record_format format,
+                              const struct origin *o, const struct rendered *v)
 {
-	const struct file_name *f;
+	const struct file_name *f = file_name(o->file);
 	char *start, *end = NULL;
 
-	if (format == RECORD_JSON) {
-		json_record_with(o, v);
-		return;
-	}
-	f = file_name(o->file);
 	/* Messages' records (o->index) come through render_record(). */
 	if (o->index < 0 && f->plain &&
 	    (start = out_reserve(record_most(f, o, v))) != NULL)
@@ -452,6 +480,15 @@ void render_record_with(enum record_format format, const struct origin *o,
 		out_commit((size_t)(end - start));
 	else
 		record_with(format, o, v, NULL);
+}
+
+void render_record_with(enum record_format format, const struct origin *o,
+                        const struct rendered *v)
+{
+	if (format == RECORD_JSON)
+		json_record_with(o, v);
+	else
+		plain_record_with(format, o, v);
 }
 
 static void annotation_with(const char *line, size_t len,
