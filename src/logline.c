@@ -118,22 +118,22 @@ static inline void trim(const char **a, const char **b)
 		(*b)--;
 }
 
-/* *l with every field absent.  Not memset(): at this size it compiles to
- * a string instruction that is slow to start, and this runs per line. */
+/*
+ * *l with every field absent, which is all zero bytes (NULL, 0, false,
+ * SMTPCODE_LOG_NONE; POSIX makes a null pointer all zero bits).  Not one
+ * memset() of it all: at this size GCC makes that a string instruction,
+ * slow to start, and this runs per line; up to 64 bytes it stores
+ * sixteen at a time, half the stores of field by field.
+ */
 static void clear(struct smtpcode_logline *l)
 {
-	static const struct smtpcode_text none = {NULL, 0};
-	static const struct smtpcode_query nocode = {0};
-	l->format = SMTPCODE_LOG_NONE;
-	l->recipient = none;
-	l->domain = none;
-	l->relay = none;
-	l->status = none;
-	l->stage = none;
-	l->reply = none;
-	l->dsn = none;
-	l->code = nocode;
-	l->dsn_code = nocode;
+	char *b = (char *)l;
+
+	_Static_assert(sizeof *l > 128 && sizeof *l <= 192,
+	               "clear() stores three pieces of 64 bytes at most");
+	memset(b, 0, 64);
+	memset(b + 64, 0, 64);
+	memset(b + 128, 0, sizeof *l - 128);
 }
 
 static bool has_code(const struct smtpcode_query *q)
@@ -372,6 +372,8 @@ static ALWAYS_INLINE bool usual_reply(const char *a, const char *b,
 		return false;
 	for (t = c + 4; t < c + n; t++)
 		detail = detail * 10 + (unsigned)(*t - '0');
+	if (t < b) /* past c[n], white space as checked above */
+		t++;
 	while (t < b && is_space(*t))
 		t++;
 	*q = (struct smtpcode_query){0};
@@ -477,8 +479,20 @@ static void postfix_stage(struct smtpcode_logline *l, const char *inr,
 	/* From inr, or from later where sixteen places end at end, which
 	 * the search then passes in one step ("RCPT TO command)"). */
 	const char *from = end - p > 23 ? p : end - inr > 23 ? end - 23 : inr;
-	const char *e = FIND(from, end, " command", 1, 7);
+	const char *e, *usual = end - (sizeof " command)" - 1);
 
+	/* Nearly always the detail ends so: " command" at usual is the first
+	 * from p on unless one starts before usual - 8, as two cannot
+	 * overlap (no ' ' is in "command"), which a short stage ("RCPT TO",
+	 * "end of DATA") leaves few places for, looked at one by one. */
+	if (usual >= p && usual - p < 16 && same(usual, " command", 8)) {
+		for (e = p; e + 8 <= usual; e++)
+			if (*e == ' ' && same(e, " command", 8))
+				break;
+		l->stage = span(p, e + 8 <= usual ? e : usual);
+		return;
+	}
+	e = FIND(from, end, " command", 1, 7);
 	if (e && e < p)
 		e = FIND(p, end, " command", 1, 7);
 	if (!e)
@@ -651,12 +665,13 @@ static inline const char *next_sep(struct seps *c, const char *end)
 }
 
 /* Whether the field name[0..n) is at p with a value not in <>, whose end
- * *e is then the next ", " of c (the name holds no ','). */
+ * *e is then the next ", " of c (the name holds no ','; where the line
+ * ends with the name, no ", " follows it). */
 static inline bool usual_field(const char *p, const char *end,
                                const char *name, size_t n, struct seps *c,
                                const char **e)
 {
-	return starts(p, end, name, n) && (p + n == end || p[n] != '<') &&
+	return end - p > (ptrdiff_t)n && same(p, name, n) && p[n] != '<' &&
 	       (*e = next_sep(c, end)) != NULL;
 }
 #define USUAL_FIELD(p, end, lit, c, e) \
@@ -674,9 +689,11 @@ static inline const char *recipient_end(const char *a, const char *end,
 
 	*at = NULL;
 #ifdef SCAN_SSE2
-	for (; end - a >= 16; a += 16) {
-		unsigned close = scan_hits(a, _mm_set1_epi8('>'));
-		unsigned sign = scan_hits(a, _mm_set1_epi8('@'));
+	/* Thirty-two bytes a step: most recipients fit in one. */
+	for (; end - a >= 32; a += 32) {
+		const __m128i gt_ = _mm_set1_epi8('>'), at_ = _mm_set1_epi8('@');
+		uint32_t close = scan_hits(a, gt_) | scan_hits(a + 16, gt_) << 16;
+		uint32_t sign = scan_hits(a, at_) | scan_hits(a + 16, at_) << 16;
 		if (close)
 			sign &= (close & -close) - 1; /* the '@' before it */
 		if (sign)
@@ -1149,17 +1166,44 @@ static inline unsigned may_mark16_exact(const char *at)
 {
 	return (unsigned)_mm_movemask_epi8(may_mark16(at));
 }
+
+/* Bit i set when may_mark() may hold at at + i: its places have '=' or
+ * '*' at y + 4, which a syslog prefix ("May  1 10:00:00 mx1
+ * postfix/smtp[25636]: ") does not hold. */
+static inline unsigned may_mark16_rough(const char *at)
+{
+	__m128i y4 = scan_load(at + 4);
+	return (unsigned)_mm_movemask_epi8(
+	    _mm_or_si128(_mm_cmpeq_epi8(y4, _mm_set1_epi8('=')),
+	                 _mm_cmpeq_epi8(y4, _mm_set1_epi8('*'))));
+}
+
+/* Bit i set when may_code() may hold at at + i: its places have 'j' or
+ * '.' at y + 2. */
+static inline unsigned may_code16_rough(const char *at)
+{
+	__m128i y2 = scan_load(at + 2);
+	return (unsigned)_mm_movemask_epi8(
+	    _mm_or_si128(_mm_cmpeq_epi8(y2, _mm_set1_epi8('j')),
+	                 _mm_cmpeq_epi8(y2, _mm_set1_epi8('.'))));
+}
 #endif
 
 /*
  * The first place y in [s, end - 4) where may(y), or NULL.  With SSE2,
- * many16() tests sixteen places at once, roughly (a superset), and
- * exact16() them as may() does, where many16() found some.
+ * rough16() passes the places that cannot be, by a byte each must have,
+ * thirty-two a step, up to the first step with some that may, which
+ * may() then tests one by one; after that step, many16() tests sixteen
+ * places at once, roughly (a superset), and exact16() them as may() does,
+ * where many16() found some.  (The byte rough16() looks for is rare in
+ * the start of a line, a syslog prefix, and common after it: one step of
+ * candidates at most bounds the cost of a line full of them.)
  */
 static inline const char *first_place(const char *s, const char *end,
                                       bool (*may)(const char *)
 #ifdef SCAN_SSE2
-                                      , __m128i (*many16)(const char *),
+                                      , unsigned (*rough16)(const char *),
+                                      __m128i (*many16)(const char *),
                                       unsigned (*exact16)(const char *)
 #endif
 )
@@ -1169,6 +1213,18 @@ static inline const char *first_place(const char *s, const char *end,
 	if (end - s >= 20) {
 		const char *last = end - 20; /* where the last sixteen start */
 		unsigned hits;
+		/* rough16() reads from y + 4 at most: thirty-two places fit
+		 * where y + 36 <= end. */
+		for (; end - y >= 36; y += 32) {
+			uint32_t maybe = rough16(y) | rough16(y + 16) << 16;
+			if (maybe) {
+				for (; maybe; maybe &= maybe - 1)
+					if (may(y + __builtin_ctz(maybe)))
+						return y + __builtin_ctz(maybe);
+				y += 32;
+				break;
+			}
+		}
 		for (; y <= last; y += 16)
 			if (_mm_movemask_epi8(many16(y)) &&
 			    (hits = exact16(y)) != 0)
@@ -1188,7 +1244,8 @@ static inline const char *first_place(const char *s, const char *end,
 
 #ifdef SCAN_SSE2
 #define FIRST_PLACE(s, end, kind) \
-	first_place((s), (end), may_##kind, may_##kind##16, may_##kind##16_exact)
+	first_place((s), (end), may_##kind, may_##kind##16_rough, \
+	            may_##kind##16, may_##kind##16_exact)
 #else
 #define FIRST_PLACE(s, end, kind) first_place((s), (end), may_##kind)
 #endif

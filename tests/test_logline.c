@@ -517,6 +517,55 @@ static const struct line_case lines[] = {
      .format = SMTPCODE_LOG_POSTFIX, .found = true, .recipient = "a@b",
      .domain = "b", .relay = "r", .status = "x", .dsn = "4.4.1",
      .dsn_code = "4.4.1"},
+    /* The usual end " command)" read from the end: " command" twice (the
+     * first is the stage's end), at the stage's start, a stage too long
+     * for the places looked at one by one. */
+    {.line = SYSLOG "postfix/smtp[1]: 3F2A81C0A2: to=<a@b>, relay=r, "
+             "delay=1, delays=0, dsn=4.2.2, status=deferred (host h said: "
+             "452 4.2.2 Full (in reply to RCPT TO command command))",
+     .format = SMTPCODE_LOG_POSTFIX, .found = true, .recipient = "a@b",
+     .domain = "b", .relay = "r", .status = "deferred", .stage = "RCPT TO",
+     .reply = "452 4.2.2 Full", .code = "452 4.2.2", .dsn = "4.2.2",
+     .dsn_code = "4.2.2"},
+    {.line = SYSLOG "postfix/smtp[1]: 3F2A81C0A2: to=<a@b>, relay=r, "
+             "delay=1, delays=0, dsn=4.2.2, status=deferred (host h said: "
+             "452 4.2.2 Full (in reply to  command command))",
+     .format = SMTPCODE_LOG_POSTFIX, .found = true, .recipient = "a@b",
+     .domain = "b", .relay = "r", .status = "deferred", .stage = NULL,
+     .reply = "452 4.2.2 Full", .code = "452 4.2.2", .dsn = "4.2.2",
+     .dsn_code = "4.2.2"},
+    {.line = SYSLOG "postfix/smtp[1]: 3F2A81C0A2: to=<a@b>, relay=r, "
+             "delay=1, delays=0, dsn=4.2.2, status=deferred (host h said: "
+             "452 4.2.2 Full (in reply to end of DATA x command y command))",
+     .format = SMTPCODE_LOG_POSTFIX, .found = true, .recipient = "a@b",
+     .domain = "b", .relay = "r", .status = "deferred",
+     .stage = "end of DATA x", .reply = "452 4.2.2 Full",
+     .code = "452 4.2.2", .dsn = "4.2.2", .dsn_code = "4.2.2"},
+    {.line = SYSLOG "postfix/smtp[1]: 3F2A81C0A2: to=<a@b>, relay=r, "
+             "delay=1, delays=0, dsn=4.2.2, status=deferred (host h said: "
+             "452 4.2.2 Full (in reply to a stage of many words command))",
+     .format = SMTPCODE_LOG_POSTFIX, .found = true, .recipient = "a@b",
+     .domain = "b", .relay = "r", .status = "deferred",
+     .stage = "a stage of many words", .reply = "452 4.2.2 Full",
+     .code = "452 4.2.2", .dsn = "4.2.2", .dsn_code = "4.2.2"},
+    /* Recipients whose '>' is past the first thirty-two bytes read for
+     * it, with the last '@' before and after that place. */
+    {.line = SYSLOG "postfix/smtp[1]: 3F2A81C0A2: to=<a@abcdefghijklmnopqrst"
+             "uvwxyz0123.example>, relay=r, delay=1, delays=0, dsn=2.0.0, "
+             "status=sent (250 2.0.0 Ok)",
+     .format = SMTPCODE_LOG_POSTFIX, .found = true,
+     .recipient = "a@abcdefghijklmnopqrstuvwxyz0123.example",
+     .domain = "abcdefghijklmnopqrstuvwxyz0123.example", .relay = "r",
+     .status = "sent", .reply = "250 2.0.0 Ok", .code = "250 2.0.0",
+     .dsn = "2.0.0", .dsn_code = "2.0.0"},
+    {.line = SYSLOG "postfix/smtp[1]: 3F2A81C0A2: to=<a@b@abcdefghijklmnopqr"
+             "stuvwxyz0123456789@c.example>, relay=r, delay=1, delays=0, "
+             "dsn=2.0.0, status=sent (250 2.0.0 Ok)",
+     .format = SMTPCODE_LOG_POSTFIX, .found = true,
+     .recipient = "a@b@abcdefghijklmnopqrstuvwxyz0123456789@c.example",
+     .domain = "c.example", .relay = "r", .status = "sent",
+     .reply = "250 2.0.0 Ok", .code = "250 2.0.0", .dsn = "2.0.0",
+     .dsn_code = "2.0.0"},
     /* A stage that starts with "command"; details of three digits, of
      * four, with a leading zero. */
     {.line = SYSLOG "postfix/smtp[1]: 3F2A81C0A2: to=<a@b>, relay=r, "
@@ -716,11 +765,11 @@ static void test_long_lines(void **state)
 
 /*
  * Where a line may hold a marker or a code is found in passes over it
- * (sixteen places a step, the last step overlapping, a byte at a time in
- * lines under twenty bytes); a line they pass over must be one the full
- * parse finds nothing in.  Each case is tried after 0 to 47 bytes of
- * filler, so that what it holds falls at every place of a step, and at
- * the very start and end of the line.
+ * (thirty-two or sixteen places a step, the last step overlapping, a byte
+ * at a time in lines under twenty bytes); a line they pass over must be
+ * one the full parse finds nothing in.  Each case is tried after 0 to 79
+ * bytes of filler, so that what it holds falls at every place of a step,
+ * and at the very start and end of the line.
  */
 struct skip_case {
 	const char *tail;
@@ -756,6 +805,24 @@ static const struct skip_case skips[] = {
     {"Q: to=<a@b>, relay=none, dsn=4.4.1, status=deferred (connect "
      "refused)",
      SMTPCODE_LOG_POSTFIX, NULL, NULL},
+    /* After places that have a marker's or a code's first byte looked
+     * for ('=', '*', '.', 'j') but are none, in the same step and in
+     * steps before. */
+    {"a=1 b**c d==e: x=y Q: to=<a@b>, relay=none, dsn=4.4.1, "
+     "status=deferred (connect refused)",
+     SMTPCODE_LOG_POSTFIX, NULL, NULL},
+    {"a=1 b**c d==e: x=y f=g h=i j=k l=m n=o p=q r=s t=u v=w Q: to=<a@b>, "
+     "relay=none, dsn=4.4.1, status=deferred (connect refused)",
+     SMTPCODE_LOG_POSTFIX, NULL, NULL},
+    {"x=1 y*2 1rfXyz-000AbC-2D ** a@b.example: Unrouteable address",
+     SMTPCODE_LOG_EXIM, NULL, NULL},
+    {"jj j.e 1.2 192.0.2.1 x: reject: RCPT from a[192.0.2.1]: 554 5.7.1 "
+     "<b@c>: denied; from=<a@b> to=<b@c>",
+     SMTPCODE_LOG_SMTPD, "554 5.7.1 <b@c>: denied", "554 5.7.1"},
+    {"jj j.e 1.2 192.0.2.1 a.b.c 10.0.0.1 10.0.0.2 10.0.0.3 x 4.7.1 late",
+     SMTPCODE_LOG_TEXT, "4.7.1 late", "4.7.1"},
+    {"a=b c=d e=f g=h i=j k=l m=n o=p q=r s=t u=v w=x y=z 1.2.3.4 nothing",
+     SMTPCODE_LOG_NONE, NULL, NULL},
 };
 
 static void test_skipped_lines(void **state)
@@ -764,7 +831,7 @@ static void test_skipped_lines(void **state)
 	for (size_t i = 0; i < sizeof skips / sizeof skips[0]; i++) {
 		const struct skip_case *c = &skips[i];
 		size_t t = strlen(c->tail);
-		for (size_t pad = 0; pad < 48; pad++) {
+		for (size_t pad = 0; pad < 80; pad++) {
 			char *buf = malloc(pad + t);
 			struct smtpcode_logline l;
 			bool got;
