@@ -42,5 +42,20 @@ cut -f 2- "$tmp/records" | cmp -s - "$tmp/piped" && ok || bad "--extract - diffe
 "$bin" --extract --tsv "$tmp/mail.log" "$tmp/mail.log" > "$tmp/twice"
 cat "$tmp/records" "$tmp/records" | cmp -s - "$tmp/twice" && ok || bad "two files: records differ"
 
+# Blocks of nothing but line ends, then codes: the reader counts the lines
+# of each block (with AVX2, 128 bytes a step into byte counters that must
+# not wrap), and the numbers after them must be exact, from a file and
+# from a pipe.
+awk 'BEGIN { for (i = 0; i < 3000000; i++) print ""
+	print "x 550 5.1.1 unknown"
+	for (i = 0; i < 100000; i++) print "a"
+	print "y 452 4.3.1 full" }' > "$tmp/ends.log"
+"$bin" --extract --tsv "$tmp/ends.log" | cut -f 2 | tr '\n' ' ' > "$tmp/numbers"
+[ "$(cat "$tmp/numbers")" = "3000001 3100002 " ] && ok ||
+	bad "line numbers after 3,000,000 empty lines: $(cat "$tmp/numbers")"
+cat "$tmp/ends.log" | "$bin" --extract --tsv - | cut -f 2 | tr '\n' ' ' > "$tmp/numbers"
+[ "$(cat "$tmp/numbers")" = "3000001 3100002 " ] && ok ||
+	bad "line numbers from a pipe after 3,000,000 empty lines: $(cat "$tmp/numbers")"
+
 echo "blocks: $pass passed, $fails failed"
 [ "$fails" -eq 0 ]
