@@ -308,20 +308,22 @@ void sink_number(struct sink *k, unsigned long v)
 static void json_file(struct sink *k, const char *file)
 {
 	static _Thread_local const char *last;
+	static _Thread_local size_t len;
 	static _Thread_local char text[256];
 	static _Thread_local struct sink made; /* in text */
 
-	if (file != last) {
+	if (!last || file != last) {
+		last = file;
+		len = strlen(file);
 		made = (struct sink){text, 0, sizeof text, false};
 		PUT(&made, "{\"file\":");
-		json_string(&made, file, strlen(file));
-		last = file;
+		json_string(&made, file, len);
 	}
 	if (k && !made.full) {
 		sink_write(k, made.text, made.len);
 	} else {
 		PUT(k, "{\"file\":");
-		json_string(k, file, strlen(file));
+		json_string(k, file, len);
 	}
 }
 
