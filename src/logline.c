@@ -73,14 +73,6 @@
 #include "scan.h"
 #include "smtpcode.h"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define NOINLINE __attribute__((noinline))
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define NOINLINE
-#define ALWAYS_INLINE inline
-#endif
-
 /* ---- Bytes ---- */
 
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -791,8 +783,8 @@ static enum field field_at(const char *p, const char *end, const char **eq)
 static bool parse_delivery(struct smtpcode_logline *l, const char *from,
                            const char *end)
 {
-	const char *p = STARTS(from, end, ": to=") ? from
-	                                           : FIND(from + 1, end, ": to=", 0, 4);
+	const char *p = STARTS(from, end, ": to=")
+	                    ? from : FIND(from + 1, end, ": to=", 0, 4);
 	const char *eq, *v, *vend, *gt, *comma;
 
 	if (!p)

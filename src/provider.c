@@ -407,10 +407,8 @@ static bool word_at(const unsigned char *s, const unsigned char *end)
  * smtpcode_reply_ignores() once one may start at s (seldom).  Not inlined:
  * its call of word_at() would make smtpcode_reply_ignores() save and
  * restore more registers for every span (20 instructions of 120). */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
-static bool clear_from(const unsigned char *s, const unsigned char *end)
+static NOINLINE bool clear_from(const unsigned char *s,
+                                const unsigned char *end)
 {
 	for (; end - s >= 2; s++)
 		if (table_word_starts[table_class[s[0]]] >> table_class[s[1]] & 1 &&

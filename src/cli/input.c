@@ -97,7 +97,8 @@ newlines_avx2(const char *p, const char *end)
 {
 	const __m256i nl = _mm256_set1_epi8('\n'), zero = _mm256_setzero_si256();
 	size_t n = 0;
-#define EQ(at) _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(at)), nl)
+#define EQ(at) \
+	_mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(at)), nl)
 	while (end - p >= 128) {
 		__m256i one = zero, two = zero, sums;
 		/* 127 steps keep each byte of a counter under 256. */
@@ -221,7 +222,7 @@ static inline uint64_t newlines64(const char *at)
  * from each line's start; the last bytes, fewer than 64, as elsewhere.
  * Written once for both ways of finding them: always inlined, so that
  * each way's newlines is inlined in it in turn. */
-static inline __attribute__((always_inline)) void
+static ALWAYS_INLINE void
 lines_in(const struct block *b, line_fn *fn, void *ctx,
          uint64_t (*newlines)(const char *))
 {

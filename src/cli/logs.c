@@ -156,8 +156,24 @@ struct reply_key {
 	struct smtpcode_query q;
 };
 
-static bool domain_anew(struct log_ctx *c, struct smtpcode_text reply,
-                        size_t at, size_t to, uint64_t h);
+/* domain_ignored() for a domain not in the table: not inlined, for the
+ * same reason as resolve_anew(). */
+static NOINLINE bool domain_anew(struct log_ctx *c,
+                                 struct smtpcode_text reply, size_t at,
+                                 size_t to, uint64_t h)
+{
+	unsigned char state[WAYS];
+	struct domain *d;
+
+	for (size_t i = 0; i < WAYS; i++)
+		state[i] = c->domains[way(h, i, DOMAIN_SLOTS)].state;
+	d = &c->domains[way(h, victim(h, state), DOMAIN_SLOTS)];
+	d->state = SLOT_NEW;
+	d->len = to - at;
+	memcpy(d->name, reply.s + at, to - at);
+	d->ignored = smtpcode_reply_ignores(reply.s, reply.len, at, to);
+	return d->ignored;
+}
 
 /*
  * Whether the domain part [at, to) of an address quoted in reply, whose
@@ -188,25 +204,6 @@ static bool domain_ignored(struct log_ctx *c, struct smtpcode_text reply,
 		}
 	}
 	return domain_anew(c, reply, at, to, h);
-}
-
-/* The rest of domain_ignored(), for a domain not in the table: not
- * inlined, for the same reason as resolve_anew(). */
-__attribute__((noinline))
-static bool domain_anew(struct log_ctx *c, struct smtpcode_text reply,
-                        size_t at, size_t to, uint64_t h)
-{
-	unsigned char state[WAYS];
-	struct domain *d;
-
-	for (size_t i = 0; i < WAYS; i++)
-		state[i] = c->domains[way(h, i, DOMAIN_SLOTS)].state;
-	d = &c->domains[way(h, victim(h, state), DOMAIN_SLOTS)];
-	d->state = SLOT_NEW;
-	d->len = to - at;
-	memcpy(d->name, reply.s + at, to - at);
-	d->ignored = smtpcode_reply_ignores(reply.s, reply.len, at, to);
-	return d->ignored;
 }
 
 static struct reply_key key_of(struct log_ctx *c,
@@ -253,10 +250,35 @@ static inline bool same_reply(const struct resolved *s,
 	       scan_same(s->reply + k->head.len, k->tail.s, k->tail.len);
 }
 
-static struct resolved *resolve_anew(struct log_ctx *c,
-                                     const struct smtpcode_query *q,
-                                     struct smtpcode_text reply,
-                                     struct reply_key k, uint64_t h);
+/* resolve() for a reply not in the cache, of hash h, keyed k: not
+ * inlined, as its locals' addresses, given away, would cost each() a
+ * stack protector's check. */
+static NOINLINE struct resolved *resolve_anew(struct log_ctx *c,
+                                              const struct smtpcode_query *q,
+                                              struct smtpcode_text reply,
+                                              struct reply_key k, uint64_t h)
+{
+	size_t len = k.head.len + k.tail.len;
+	struct resolved *s;
+	unsigned char state[WAYS];
+
+	smtpcode_resolve(q, reply.s, reply.len, c->o->provider, &c->own);
+	if (len > RESOLVED_MAX)
+		return NULL;
+	for (size_t i = 0; i < WAYS; i++)
+		state[i] = c->resolved[way(h, i, RESOLVED_SLOTS)].state;
+	s = &c->resolved[way(h, victim(h, state), RESOLVED_SLOTS)];
+	s->state = SLOT_NEW;
+	s->q = k.q;
+	s->len = len;
+	if (k.head.len)
+		memcpy(s->reply, k.head.s, k.head.len);
+	if (k.tail.len)
+		memcpy(s->reply + k.head.len, k.tail.s, k.tail.len);
+	s->r = c->own;
+	s->stamp = 0;
+	return s;
+}
 
 /*
  * q resolved against reply, which quotes rcpt or not: the cache's slot,
@@ -309,37 +331,6 @@ static inline struct resolved *resolve(struct log_ctx *c,
 	return resolve_anew(c, q, reply, k, h);
 }
 
-/* The rest of resolve(), for a reply not in the cache: not inlined, as
- * its locals' addresses, given away, would cost each() a stack
- * protector's check. */
-__attribute__((noinline))
-static struct resolved *resolve_anew(struct log_ctx *c,
-                                     const struct smtpcode_query *q,
-                                     struct smtpcode_text reply,
-                                     struct reply_key k, uint64_t h)
-{
-	size_t len = k.head.len + k.tail.len;
-	struct resolved *s;
-	unsigned char state[WAYS];
-
-	smtpcode_resolve(q, reply.s, reply.len, c->o->provider, &c->own);
-	if (len > RESOLVED_MAX)
-		return NULL;
-	for (size_t i = 0; i < WAYS; i++)
-		state[i] = c->resolved[way(h, i, RESOLVED_SLOTS)].state;
-	s = &c->resolved[way(h, victim(h, state), RESOLVED_SLOTS)];
-	s->state = SLOT_NEW;
-	s->q = k.q;
-	s->len = len;
-	if (k.head.len)
-		memcpy(s->reply, k.head.s, k.head.len);
-	if (k.tail.len)
-		memcpy(s->reply + k.head.len, k.tail.s, k.tail.len);
-	s->r = c->own;
-	s->stamp = 0;
-	return s;
-}
-
 /* The key of r's verdict: its codes and how the provider's entry was
  * picked, zeroed around them so that keys compare whole. */
 static void verdict_key(const struct smtpcode_result *r,
@@ -372,10 +363,9 @@ static bool same_match(const struct smtpcode_match *a,
 /* The verdict of r rendered in format, from the cache when it was made
  * before; NULL when it is too long to keep.  Not inlined, for the same
  * reason as resolve_anew(). */
-__attribute__((noinline))
-static const struct verdict *verdict_of(struct log_ctx *c,
-                                        enum record_format format,
-                                        const struct smtpcode_result *r)
+static NOINLINE const struct verdict *
+verdict_of(struct log_ctx *c, enum record_format format,
+           const struct smtpcode_result *r)
 {
 	struct smtpcode_query codes;
 	struct smtpcode_match m;
@@ -448,10 +438,9 @@ static void set_origin(struct log_ctx *c, unsigned long lineno,
 
 /* A record whose verdict is not kept, r, rendered whole.  Not inlined,
  * for the same reason as resolve_anew(). */
-__attribute__((noinline))
-static void record_whole(struct log_ctx *c, const char *line, size_t len,
-                         enum record_format format,
-                         const struct smtpcode_result *r)
+static NOINLINE void record_whole(struct log_ctx *c, const char *line,
+                                  size_t len, enum record_format format,
+                                  const struct smtpcode_result *r)
 {
 	struct row w;
 
@@ -493,9 +482,8 @@ static void record(struct log_ctx *c, const char *line, size_t len,
 
 /* One line into a summary (a line_fn, ctx the summary).  Not inlined in
  * each(), for the same reason as resolve_anew(). */
-__attribute__((noinline))
-static void summarise(void *ctx, const char *line, size_t len,
-                      unsigned long lineno)
+static NOINLINE void summarise(void *ctx, const char *line, size_t len,
+                               unsigned long lineno)
 {
 	struct summary *s = ctx;
 	struct smtpcode_logline l;
