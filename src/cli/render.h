@@ -83,6 +83,18 @@ static inline void copy_bytes(char *d, const char *s, size_t n)
 	}
 }
 
+#ifdef SCAN_SSE2
+/* 0xff in each byte of x that is printable ASCII (0x20 to 0x7e): one
+ * added, those are the signed bytes above 0x20; the bytes below 0x20 stay
+ * at or below it, and 0x7f and those from 0x80 on become negative (0xff,
+ * zero). */
+static inline __m128i printable16(__m128i x)
+{
+	return _mm_cmpgt_epi8(_mm_add_epi8(x, _mm_set1_epi8(1)),
+	                      _mm_set1_epi8(0x20));
+}
+#endif
+
 /* Sink k full: nothing more goes in (its size is cut to its length, so
  * that a write tests the room left alone). */
 static inline void sink_fail(struct sink *k)

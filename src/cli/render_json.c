@@ -33,13 +33,10 @@ static bool plain(unsigned char c)
 }
 
 #ifdef SCAN_SSE2
-/* Bit i set when byte i of x is not plain.  Printable ASCII are the
- * signed bytes above 0x20 once one is added: the bytes below 0x20 stay at
- * or below it, 0x7f and those from 0x80 on become negative (0xff, zero). */
+/* Bit i set when byte i of x is not plain: not printable, or quoting. */
 static unsigned not_plain16(__m128i x)
 {
-	__m128i printable = _mm_cmpgt_epi8(_mm_add_epi8(x, _mm_set1_epi8(1)),
-	                                   _mm_set1_epi8(0x20));
+	__m128i printable = printable16(x);
 	__m128i quoting = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
 	                               _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')));
 	return (unsigned)_mm_movemask_epi8(_mm_andnot_si128(quoting, printable)) ^
@@ -312,6 +309,7 @@ static void json_file(struct sink *k, const char *file)
 	static _Thread_local char text[256];
 	static _Thread_local struct sink made; /* in text */
 
+	/* (!last: file is never NULL, but clang's analyzer cannot tell.) */
 	if (!last || file != last) {
 		last = file;
 		len = strlen(file);

@@ -45,18 +45,6 @@ static bool printable(const char *s, size_t n)
 	return !unprintable8(w);
 }
 
-#ifdef SCAN_SSE2
-/* 0xff in each byte of x that is printable ASCII (0x20 to 0x7e): one
- * added, those are the signed bytes above 0x20; the bytes below 0x20 stay
- * at or below it, and 0x7f and those from 0x80 on become negative (0xff,
- * zero). */
-static __m128i printable16(__m128i x)
-{
-	return _mm_cmpgt_epi8(_mm_add_epi8(x, _mm_set1_epi8(1)),
-	                      _mm_set1_epi8(0x20));
-}
-#endif
-
 /*
  * d[0..n) = s[0..n), when that is all printable ASCII: whether it was.  A
  * word at a time as copy_bytes() copies, the last one overlapping, each
@@ -220,16 +208,6 @@ static inline const struct file_name *file_name(const char *file)
 	return &last;
 }
 
-static void put_file_name(struct sink *k, const char *file)
-{
-	const struct file_name *f = file_name(file);
-
-	if (k && f->plain)
-		sink_write(k, f->s, f->len);
-	else
-		escaped(k, f->s, f->len);
-}
-
 /*
  * A log record's line number in decimal: its digits, *n of them.  A
  * thread's records come in the order of their lines, most a line or two
@@ -293,57 +271,59 @@ static inline const char *line_digits(unsigned long line, size_t *n)
 	return end - *n;
 }
 
-static void line_number(struct sink *k, unsigned long line)
+/* A log record's line number, to the output. */
+static void line_number(unsigned long line)
 {
 	size_t n;
 	const char *digits = line_digits(line, &n);
 
-	sink_write(k, digits, n);
+	sink_write(NULL, digits, n);
 }
 
 /* "FILE:LINE: " (logs) or "FILE: recipient N: " (messages), TSV's
  * "FILE\tLINE\t" or "FILE\t#INDEX\t", then the recipient (and for TSV
- * its domain). */
-static void record_origin(enum record_format format, const struct origin *o,
-                          struct sink *k)
+ * its domain), written to the output piece by piece, text from the input
+ * escaped.  text_in_place() and tsv_in_place() write the same for a log
+ * record that needs no escaping. */
+static void record_origin(enum record_format format, const struct origin *o)
 {
-	put_file_name(k, o->file);
+	escaped(NULL, o->file, strlen(o->file));
 	if (format == RECORD_TSV) {
-		SINK_LITERAL(k, "\t");
+		SINK_LITERAL(NULL, "\t");
 		if (o->index >= 0)
-			SINK_LITERAL(k, "#");
+			SINK_LITERAL(NULL, "#");
 		if (o->index < 0)
-			line_number(k, o->line);
+			line_number(o->line);
 		else
-			sink_number(k, (unsigned long)o->index);
-		SINK_LITERAL(k, "\t");
-		put_text(k, o->recipient);
-		SINK_LITERAL(k, "\t");
-		put_text(k, o->domain);
+			sink_number(NULL, (unsigned long)o->index);
+		SINK_LITERAL(NULL, "\t");
+		put_text(NULL, o->recipient);
+		SINK_LITERAL(NULL, "\t");
+		put_text(NULL, o->domain);
 		return;
 	}
 	if (o->index < 0) {
-		SINK_LITERAL(k, ":");
-		line_number(k, o->line);
+		SINK_LITERAL(NULL, ":");
+		line_number(o->line);
 	} else {
-		SINK_LITERAL(k, ": recipient ");
-		sink_number(k, (unsigned long)o->index + 1);
+		SINK_LITERAL(NULL, ": recipient ");
+		sink_number(NULL, (unsigned long)o->index + 1);
 	}
-	SINK_LITERAL(k, ": ");
-	put_text(k, o->recipient);
-	SINK_LITERAL(k, " ");
+	SINK_LITERAL(NULL, ": ");
+	put_text(NULL, o->recipient);
+	SINK_LITERAL(NULL, " ");
 }
 
-/* A text or TSV record: its origin, its verdict, and for text the dsn
- * note. */
+/* A text or TSV record with its verdict rendered (v), piece by piece:
+ * its origin, its verdict, and for text the dsn note. */
 static void record_with(enum record_format format, const struct origin *o,
-                        const struct rendered *v, struct sink *k)
+                        const struct rendered *v)
 {
-	record_origin(format, o, k);
-	sink_write(k, v->text, v->len);
+	record_origin(format, o);
+	sink_write(NULL, v->text, v->len);
 	if (format == RECORD_TEXT) {
-		dsn_note(k, o, v->code, v->code_len);
-		SINK_LITERAL(k, "\n");
+		dsn_note(NULL, o, v->code, v->code_len);
+		SINK_LITERAL(NULL, "\n");
 	}
 }
 
@@ -363,8 +343,7 @@ static inline char *place(char *d, const char *s, size_t n)
 
 /* Text from the input, or "-" when there is none.  Always inlined: a
  * call per piece cost as much as a short recipient's copy. */
-__attribute__((always_inline))
-static inline char *place_text(char *d, struct smtpcode_text t)
+static ALWAYS_INLINE char *place_text(char *d, struct smtpcode_text t)
 {
 	if (!t.len)
 		return PLACE_LITERAL(d, "-");
@@ -396,7 +375,8 @@ static size_t record_most(const struct file_name *f, const struct origin *o,
 	       o->dsn.len + 1 + v->len + 16;
 }
 
-/* "FILE:LINE: RECIPIENT VERDICT", "; dsn=DSN" when it differs, "\n". */
+/* "FILE:LINE: RECIPIENT VERDICT", "; dsn=DSN" when it differs, "\n": as
+ * record_with() writes it. */
 static char *text_in_place(char *d, const struct file_name *f,
                            const struct origin *o, const struct rendered *v)
 {
@@ -416,7 +396,8 @@ static char *text_in_place(char *d, const struct file_name *f,
 	return PLACE_LITERAL(d, "\n");
 }
 
-/* "FILE\tLINE\tRECIPIENT\tDOMAIN", then the verdict's columns. */
+/* "FILE\tLINE\tRECIPIENT\tDOMAIN", then the verdict's columns: as
+ * record_with() writes them. */
 static char *tsv_in_place(char *d, const struct file_name *f,
                           const struct origin *o, const struct rendered *v)
 {
@@ -445,8 +426,8 @@ static char *tsv_in_place(char *d, const struct file_name *f,
 
 /* Not inlined: its sink's address is given away, which would cost every
  * text record a stack protector's check too. */
-__attribute__((noinline))
-static void json_record_with(const struct origin *o, const struct rendered *v)
+static NOINLINE void json_record_with(const struct origin *o,
+                                      const struct rendered *v)
 {
 	struct sink k = {out_reserve(RECORD_ROOM), 0, RECORD_ROOM, false};
 
@@ -464,9 +445,9 @@ static void json_record_with(const struct origin *o, const struct rendered *v)
 
 /* A text or TSV record: not inlined in render_record_with(), so that a
  * JSON record does not pay for saving the registers it uses. */
-__attribute__((noinline))
-static void plain_record_with(enum record_format format,
-                              const struct origin *o, const struct rendered *v)
+static NOINLINE void plain_record_with(enum record_format format,
+                                       const struct origin *o,
+                                       const struct rendered *v)
 {
 	const struct file_name *f = file_name(o->file);
 	char *start, *end = NULL;
@@ -479,7 +460,7 @@ static void plain_record_with(enum record_format format,
 	if (end)
 		out_commit((size_t)(end - start));
 	else
-		record_with(format, o, v, NULL);
+		record_with(format, o, v);
 }
 
 void render_record_with(enum record_format format, const struct origin *o,
@@ -533,7 +514,7 @@ void render_record(enum record_format format, const struct row *w)
 		render_json(w);
 		return;
 	}
-	record_origin(format, w->origin, NULL);
+	record_origin(format, w->origin);
 	render_record_verdict(format, w, NULL);
 	if (format == RECORD_TEXT) {
 		dsn_note(NULL, w->origin, w->code, strlen(w->code));
