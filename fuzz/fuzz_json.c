@@ -416,7 +416,7 @@ static void check_lookup(const char *s, const struct smtpcode_entry *given)
 
 	if (smtpcode_parse(s, len, &q) == SMTPCODE_OK) {
 		smtpcode_resolve(&q, s, len, given, &r);
-		row_of_result(&w, &r, s);
+		row_of_result(&w, &r, s, SMTPCODE_REPORT_UNSAID);
 		check_row(&w);
 	} else if (!given) {
 		const struct smtpcode_entry *e = smtpcode_find_category(s, len);
@@ -453,6 +453,7 @@ static void check_log_record(const char *line, size_t len)
 	o.seen_enhanced = seen_code(l.reply, &l.code, 1);
 	o.dsn = l.dsn;
 	o.reply = l.reply;
+	o.report = smtpcode_report_of(l.status.s, l.status.len);
 	if (l.code.enhanced || l.code.basic) {
 		q = l.code;
 		o.verdict_from = l.code.enhanced ? "reply" : "reply basic code";
@@ -463,7 +464,7 @@ static void check_log_record(const char *line, size_t len)
 	CHECK(fuzz_span_ok(o.seen_basic, line, len));
 	CHECK(fuzz_span_ok(o.seen_enhanced, line, len));
 	smtpcode_resolve(&q, l.reply.s, l.reply.len, NULL, &r);
-	row_of_result(&w, &r, NULL);
+	row_of_result(&w, &r, NULL, o.report);
 	w.origin = &o;
 	output_reset();
 	render_json(&w);

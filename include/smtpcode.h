@@ -83,12 +83,18 @@ enum smtpcode_field {
 	SMTPCODE_SCOPE,      /* mailbox | domain | system | message | ... */
 	SMTPCODE_ACTS,       /* none | sender | sender-admin | recipient | ... */
 	SMTPCODE_RETRY,      /* auto | after-fix | never | none */
-	SMTPCODE_BOUNCE,     /* none | soft | hard | block */
+	SMTPCODE_BOUNCE,     /* none | soft | hard | block | unknown (the
+	                        code alone cannot tell a bad address from a
+	                        refusal: SMTPCODE_DECIDES says what would) */
 	SMTPCODE_REASON,     /* Sisimai-compatible reason: mailboxfull, ... */
-	SMTPCODE_SUPPRESS,   /* no | yes */
+	SMTPCODE_SUPPRESS,   /* no | yes | unknown (as for bounce) */
 	SMTPCODE_REGISTERED, /* no | yes: defined by an RFC or the registry */
 	SMTPCODE_DIFFERS,    /* no | yes: a provider's meaning differs from the
 	                        registry's for the same code */
+	SMTPCODE_FINAL,      /* no | yes: the report ends delivery (the
+	                        message is returned) although the code is of
+	                        class 4, as an expiry's is; unset for other
+	                        entries (smtpcode_verdict() says for all) */
 	SMTPCODE_NFIELDS
 };
 
@@ -109,6 +115,9 @@ enum smtpcode_text_field {
 	SMTPCODE_VERIFIED, /* provider entries: date last checked, YYYY-MM-DD */
 	SMTPCODE_THROUGH, /* provider entries for a range of codes (5.7.606
 	                     through 5.7.649): the last code, or "" */
+	SMTPCODE_DECIDES, /* entries whose suppress and bounce are unknown:
+	                     what would decide them ("the enhanced code or
+	                     the reply's words ...") */
 	SMTPCODE_NTEXTS
 };
 
@@ -276,6 +285,59 @@ const struct smtpcode_entry *smtpcode_answer(const struct smtpcode_result *r);
  * its provider given, for a provider's entry): for lists and searches. */
 void smtpcode_resolve_entry(const struct smtpcode_entry *e,
                             struct smtpcode_result *r);
+
+/* ---- Verdicts ---- */
+
+/* What a report says of the message's fate beyond its codes: a DSN's
+ * Action field, a log line's status word. */
+enum smtpcode_report {
+	SMTPCODE_REPORT_UNSAID,  /* nothing: the entry's own verdict stands */
+	SMTPCODE_REPORT_DELAYED, /* the message is still queued ("Action:
+	                            delayed", "status=deferred") */
+	SMTPCODE_REPORT_FINAL    /* the sender's server has given up and
+	                            returned the message ("Action: failed",
+	                            "status=expired", "status=bounced") */
+};
+
+/*
+ * The verdict scripts act on: the values of the enumerated fields
+ * (smtpcode_value_name() names them), from the entry that answers a
+ * result, except where more than that entry decides:
+ *  - a basic code and an enhanced code of different classes ("550
+ *    4.1.1"): the SMTP exchange acted on the basic code, so the verdict
+ *    is that of the enhanced code's subject and detail in the basic
+ *    code's class (5.1.1), else of the basic code;
+ *  - a temporary code in a final report (a 4.x.x code with "Action:
+ *    failed", or 4.4.7, which reports an expiry): the queue no longer
+ *    retries, so retry is after-fix; a delay report of such a code: auto;
+ *  - a provider's meaning taken on trust (see provider_guess).
+ * value[SMTPCODE_FINAL] is set for every failure: yes when delivery has
+ * ended (every permanent failure, and the temporary ones above).
+ */
+struct smtpcode_verdict {
+	unsigned char value[SMTPCODE_NFIELDS];
+	const struct smtpcode_entry *from; /* the entry the values come
+	                                      from; NULL for a code the
+	                                      table lacks (then only the
+	                                      severity, from the class
+	                                      digit, and final are set) */
+	bool basic_decides;  /* the classes disagree; the basic code decides */
+	bool report_decides; /* the report made final what the code does not,
+	                        or the reverse */
+	bool provider_guess; /* the answer is the one provider's entry for a
+	                        code whose registered meaning differs, and
+	                        nothing in the reply names that provider:
+	                        suppress and bounce are unknown, the reason
+	                        undefined */
+};
+
+void smtpcode_verdict(const struct smtpcode_result *r,
+                      enum smtpcode_report report, struct smtpcode_verdict *v);
+
+/* What a status or action word s[0..len) says, ignoring case: "failed",
+ * "bounced", "expired" (a DSN's Action, a log line's status) are final;
+ * "delayed", "deferred" a delay; anything else says nothing. */
+enum smtpcode_report smtpcode_report_of(const char *s, size_t len);
 
 /* ---- Lists and search ---- */
 

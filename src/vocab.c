@@ -56,6 +56,7 @@ static const struct value bounce[] = {
 	{"hard", "the address itself is bad"},
 	{"block", "refused by policy, reputation or authentication; the "
 	          "address is fine"},
+	{"unknown", "the code alone cannot tell a bad address from a refusal"},
 };
 
 /* Sisimai's reason names, so output joins existing bounce pipelines. */
@@ -99,6 +100,13 @@ static const struct value suppress[] = {
 	{"", ""},
 	{"no", "keep the address on mailing lists: it is not the problem"},
 	{"yes", "remove the address from mailing lists: it is bad"},
+	{"unknown", "the code alone cannot tell whether the address is bad"},
+};
+
+static const struct value final[] = {
+	{"", ""},
+	{"no", "delivery is not over: the message is queued or was accepted"},
+	{"yes", "delivery has ended: the message was returned to the sender"},
 };
 
 static const struct value differs[] = {
@@ -130,6 +138,7 @@ static const struct vocabulary {
 	[SMTPCODE_SUPPRESS] = {"suppress", suppress, N(suppress)},
 	[SMTPCODE_REGISTERED] = {"registered", registered, N(registered)},
 	[SMTPCODE_DIFFERS] = {"differs", differs, N(differs)},
+	[SMTPCODE_FINAL] = {"final", final, N(final)},
 };
 
 static const struct vocabulary *vocabulary(enum smtpcode_field f)

@@ -144,7 +144,8 @@ static const struct cli_case cases[] = {
 	/* The full table reads correctly where web tables go wrong. */
 	{{"5.0.0"}, 0,
 	 {"5.0.0  Other undefined Status\n", "  Severity   permanent",
-	  "  Suppress   no", "  Reason     undefined"},
+	  "  Suppress   unknown", "  Bounce     unknown",
+	  "  Reason     undefined", "  Decided by the reply's words"},
 	 NULL, {"userunknown", "Bounce     hard"}},
 	{{"2.1.5"}, 0,
 	 {"2.1.5  Destination address valid\n", "  Severity   success",
@@ -229,7 +230,7 @@ static const struct cli_case cases[] = {
 	  "5.1.1     permanent  Bad destination mailbox address\n"},
 	 NULL, {NULL}},
 	{{"-f", "suppress", "5.1.1", "4.3.1", "5.7.1"}, 0,
-	 {"true\nfalse\nfalse\n"}, NULL, {NULL}},
+	 {"true\nfalse\nunknown\n"}, NULL, {NULL}},
 	{{"--field", "retry", "4.2.2"}, 0, {"auto\n"}, NULL, {NULL}},
 	{{"--field=basic", "X.7.1"}, 0, {"550, 554, 553, 451"}, NULL, {NULL}},
 	{{"-f", "provider", "550 5.7.26 sender is unauthenticated gsmtp"}, 0,

@@ -72,17 +72,17 @@ static const struct mutation mutations[] = {
 	/* Ranges of a provider's codes. */
 	{PROVIDER_ENTRY, PROVIDER_ENTRY "through: 5.1.9\n", ""},
 	{PROVIDER_ENTRY, PROVIDER_ENTRY "through: 5.1.1\n",
-	 "64: 'through: 5.1.1' must name a later code of the form 5.1.N"},
+	 "66: 'through: 5.1.1' must name a later code of the form 5.1.N"},
 	{PROVIDER_ENTRY, PROVIDER_ENTRY "through: 4.1.9\n",
-	 "64: 'through: 4.1.9' must name a later code"},
+	 "66: 'through: 4.1.9' must name a later code"},
 	{PROVIDER_ENTRY, PROVIDER_ENTRY "through: 5.2.9\n",
-	 "64: 'through: 5.2.9' must name a later code"},
+	 "66: 'through: 5.2.9' must name a later code"},
 	{PROVIDER_ENTRY, PROVIDER_ENTRY "through: 550\n",
-	 "64: 'through: 550' must name a later code"},
+	 "66: 'through: 550' must name a later code"},
 	{PROVIDER_ENTRY, PROVIDER_ENTRY "through: 5.1.9 text\n",
-	 "64: 'through: 5.1.9 text' must name a later code"},
+	 "66: 'through: 5.1.9 text' must name a later code"},
 	{PROVIDER_ENTRY, PROVIDER_ENTRY "through: later\n",
-	 "64: 'through: later' must name a later code"},
+	 "66: 'through: later' must name a later code"},
 	{VARIANT, VARIANT "through: 5.1.9\n",
 	 "18: 'through' does not belong in a record for 5.1.1"},
 	/* The verdict of a success and of a temporary failure. */
@@ -102,8 +102,25 @@ static const struct mutation mutations[] = {
 	                     "retry: auto\nsuppress: no\nbounce: soft\n"), ""},
 	{VARIANT, VARIANT_OF("4.1.1", "severity: temporary\nacts: sender\n"
 	                     "retry: never\nsuppress: no\nbounce: soft\n"),
-	 "19: 4.1.1: a temporary failure takes 'retry: auto', 'bounce: soft' "
-	 "and 'suppress: no'"},
+	 "19: 4.1.1: a temporary failure takes 'retry: auto' ('after-fix' "
+	 "with 'final: yes'), 'bounce: soft' and 'suppress: no'"},
+	/* A temporary code that ends delivery (an expiry) is final. */
+	{VARIANT, VARIANT_OF("4.1.1", "severity: temporary\nfinal: yes\n"
+	                     "acts: sender\nretry: after-fix\nsuppress: no\n"
+	                     "bounce: soft\n"), ""},
+	{VARIANT, VARIANT_OF("4.1.1", "severity: temporary\nfinal: yes\n"
+	                     "acts: sender\nretry: auto\nsuppress: no\n"
+	                     "bounce: soft\n"),
+	 "20: 4.1.1: a temporary failure takes"},
+	/* The failure classes of one code share its reason and group. */
+	{VARIANT, VARIANT_OF("4.1.1", "severity: temporary\nreason: blocked\n"
+	                     "acts: sender\nretry: auto\nsuppress: no\n"
+	                     "bounce: soft\n"),
+	 "9: 5.1.1: reason 'userunknown' differs from 4.1.1's 'blocked'"},
+	{VARIANT, VARIANT_OF("4.1.1", "severity: temporary\n"
+	                     "group: address-unknown\nacts: sender\n"
+	                     "retry: auto\nsuppress: no\nbounce: soft\n"),
+	 "28: 5.1.1: group '(none)' differs from 4.1.1's 'address-unknown'"},
 	{VARIANT, VARIANT_OF("4.1.1", "severity: temporary\nacts: sender\n"
 	                     "retry: auto\nsuppress: no\nbounce: hard\n"),
 	 "19: 4.1.1: a temporary failure takes"},
@@ -115,9 +132,9 @@ static const struct mutation mutations[] = {
 	 "27: duplicate code 5.1.1 (first at "},
 	/* Values and items. */
 	{"verified: 2026-11-29\n", "verified: 2026-1a-29\n",
-	 "68: expected the date it was verified as YYYY-MM-DD"},
+	 "70: expected the date it was verified as YYYY-MM-DD"},
 	{"verified: 2026-11-29\n", "verified: 2026/11/29\n",
-	 "68: expected the date it was verified"},
+	 "70: expected the date it was verified"},
 	{"with: 5.1.1: no such user", "with: 5.1.1:",
 	 "43: expected 'with: CODE: how it differs'"},
 	{"with: 5.1.1: no such user", "with: : no such user",
@@ -126,9 +143,9 @@ static const struct mutation mutations[] = {
 	{"basic: 550\n", "basic: 5a0\n", "11: '5a0' is not a basic code"},
 	{"match: no such user here\n",
 	 "match: a match that is far too long to be a fragment of a reply, "
-	 "more than eighty characters long\n", "66: a match is a fragment"},
+	 "more than eighty characters long\n", "68: a match is a fragment"},
 	{"match: no such user here\n", "match: trailing \n",
-	 "66: a match is a fragment"},
+	 "68: a match is a fragment"},
 	/* Paragraphs: a continuation line holding "." starts one. */
 	{"meaning: The address does not exist.\n",
 	 "meaning: The address does not exist.\n .\n A second paragraph.\n", ""},
@@ -141,7 +158,7 @@ static const struct mutation mutations[] = {
 	{"provider: example\nname: Example Mail",
 	 "provider: example\nname: Again\nmarker: m.example\nsource: s\n\n"
 	 "provider: example\nname: Example Mail",
-	 "62: duplicate provider example (first at "},
+	 "63: duplicate provider example (first at "},
 };
 
 static char dir[] = "/tmp/smtpcode-cover-gentable-XXXXXX";

@@ -9,8 +9,8 @@
 #include "fields.h"
 
 static const char *const names[NFIELDS] = {
-	"input", "code", "kind", "known", "registered", "severity", "name",
-	"scope", "acts", "retry", "suppress", "bounce", "reason", "basic",
+	"input", "code", "kind", "known", "registered", "severity", "final",
+	"name", "scope", "acts", "retry", "suppress", "bounce", "reason", "basic",
 	"meaning", "causes", "fixes", "related", "group", "provider",
 	"sources", "warnings",
 };
@@ -33,17 +33,50 @@ static void warn(struct row *w, const char *fmt, ...)
 {
 	va_list ap;
 	if (w->nwarnings == sizeof w->warnings / sizeof *w->warnings)
-		return;
+		return; /* (four at most are ever made) */
 	va_start(ap, fmt);
 	vsnprintf(w->warning_text[w->nwarnings], sizeof w->warning_text[0], fmt,
-	          ap);
+	          ap); /* (gentable keeps the data's part of a warning short) */
 	va_end(ap);
 	w->warnings[w->nwarnings] = w->warning_text[w->nwarnings];
 	w->nwarnings++;
 }
 
+/* The warnings of a verdict that more than its entry decided, or that
+ * nothing decides. */
+static void verdict_warnings(struct row *w, const struct smtpcode_result *r)
+{
+	const struct smtpcode_verdict *v = &w->verdict;
+	const struct smtpcode_match *m = &r->match;
+	unsigned basic = r->query.basic;
+	const char *decides = v->from ? smtpcode_text(v->from, SMTPCODE_DECIDES)
+	                              : "";
+
+	if (v->basic_decides)
+		warn(w, "%u and %s disagree: the SMTP exchange acted on %u, so "
+		     "the verdict is %s's", basic, w->code, basic,
+		     smtpcode_text(v->from, SMTPCODE_CODE));
+	else if (basic && r->query.enhanced && r->pairing == SMTPCODE_PAIR_MISMATCH)
+		warn(w, "%u and %s disagree: the class of the enhanced code must "
+		     "match the first digit of the basic code", basic, w->code);
+	if (v->provider_guess)
+		warn(w, "only %s gives %s this meaning, and nothing shows the "
+		     "reply came from %s: whether the address is bad is unknown",
+		     smtpcode_text(m->provider, SMTPCODE_CODE), w->code,
+		     smtpcode_text(m->provider, SMTPCODE_CODE));
+	else if (*decides && v->value[SMTPCODE_SUPPRESS] ==
+	                         smtpcode_value_parse(SMTPCODE_SUPPRESS, "unknown", 7))
+		warn(w, "%s alone does not tell whether the address is bad; "
+		     "decided by %s", smtpcode_text(v->from, SMTPCODE_CODE), decides);
+	if (v->report_decides)
+		warn(w, v->value[SMTPCODE_FINAL] == 2
+		     ? "the report is final: the message was returned although %s "
+		       "is temporary" : "the report is a delay: the message is "
+		       "still queued although %s reports an expiry", w->code);
+}
+
 void row_of_result(struct row *w, const struct smtpcode_result *r,
-                   const char *input)
+                   const char *input, enum smtpcode_report report)
 {
 	const struct smtpcode_match *m = &r->match;
 	unsigned basic = r->query.basic;
@@ -52,6 +85,7 @@ void row_of_result(struct row *w, const struct smtpcode_result *r,
 	w->input = input;
 	w->r = r;
 	w->entry = smtpcode_answer(r);
+	smtpcode_verdict(r, report, &w->verdict);
 	if (r->query.basic || r->query.enhanced)
 		smtpcode_format(&r->query, w->code, sizeof w->code);
 	if (!w->code[0])
@@ -59,11 +93,8 @@ void row_of_result(struct row *w, const struct smtpcode_result *r,
 	else if (!r->known)
 		warn(w, "%s is not in the table: what its digits tell is all "
 		     "there is", w->code);
+	verdict_warnings(w, r);
 	if (r->query.basic && r->query.enhanced &&
-	    r->pairing == SMTPCODE_PAIR_MISMATCH)
-		warn(w, "%u and %s disagree: the class of the enhanced code must "
-		     "match the first digit of the basic code", basic, w->code);
-	else if (r->query.basic && r->query.enhanced &&
 	         r->pairing == SMTPCODE_PAIR_UNUSUAL)
 		warn(w, "%u is not a usual basic code for %s", basic, w->code);
 	if (m->how == SMTPCODE_MATCH_AMBIGUOUS)
@@ -114,15 +145,23 @@ static struct value enumerated(const struct smtpcode_entry *e,
 	return string(e ? smtpcode_value_name(f, smtpcode_value(e, f)) : NULL);
 }
 
-/* Severity, inferred from the class digit for a code the table lacks. */
-static struct value severity(const struct row *w)
+/* A field of the verdict: a lookup's, or a category row's own. */
+static struct value verdict_value(const struct row *w, enum smtpcode_field f)
 {
-	const struct smtpcode_query *q = w->r ? &w->r->query : NULL;
-	const struct smtpcode_entry *cls = NULL;
-	if (w->entry || !q)
-		return enumerated(w->entry, SMTPCODE_SEVERITY);
-	cls = q->enhanced ? w->r->cls : smtpcode_find_basic_digit(1, q->basic / 100);
-	return enumerated(cls, SMTPCODE_SEVERITY);
+	if (!w->r)
+		return enumerated(w->entry, f);
+	return string(smtpcode_value_name(f, w->verdict.value[f]));
+}
+
+/* A yes-or-no field of the verdict. */
+static struct value yes_no(const struct row *w, enum smtpcode_field f)
+{
+	struct value v = verdict_value(w, f);
+	if (v.type == V_STRING && strcmp(v.s, "unknown") == 0)
+		v.type = V_UNKNOWN;
+	else if (v.type == V_STRING || f == SMTPCODE_SUPPRESS)
+		v = boolean(v.type == V_STRING && strcmp(v.s, "yes") == 0);
+	return v;
 }
 
 struct value field_value(const struct row *w, enum field_id f)
@@ -139,15 +178,15 @@ struct value field_value(const struct row *w, enum field_id f)
 	case F_KNOWN: return boolean(w->r ? w->r->known && w->code[0] : true);
 	case F_REGISTERED:
 		return boolean(e && smtpcode_value(e, SMTPCODE_REGISTERED) == 2);
-	case F_SEVERITY: return severity(w);
+	case F_SEVERITY: return verdict_value(w, SMTPCODE_SEVERITY);
+	case F_FINAL: return yes_no(w, SMTPCODE_FINAL);
 	case F_NAME: return string(e ? smtpcode_text(e, SMTPCODE_NAME) : NULL);
-	case F_SCOPE: return enumerated(e, SMTPCODE_SCOPE);
-	case F_ACTS: return enumerated(e, SMTPCODE_ACTS);
-	case F_RETRY: return enumerated(e, SMTPCODE_RETRY);
-	case F_SUPPRESS:
-		return boolean(e && smtpcode_value(e, SMTPCODE_SUPPRESS) == 2);
-	case F_BOUNCE: return enumerated(e, SMTPCODE_BOUNCE);
-	case F_REASON: return enumerated(e, SMTPCODE_REASON);
+	case F_SCOPE: return verdict_value(w, SMTPCODE_SCOPE);
+	case F_ACTS: return verdict_value(w, SMTPCODE_ACTS);
+	case F_RETRY: return verdict_value(w, SMTPCODE_RETRY);
+	case F_SUPPRESS: return yes_no(w, SMTPCODE_SUPPRESS);
+	case F_BOUNCE: return verdict_value(w, SMTPCODE_BOUNCE);
+	case F_REASON: return verdict_value(w, SMTPCODE_REASON);
 	case F_BASIC: return of_type(V_LIST, SMTPCODE_BASIC);
 	case F_MEANING:
 		return string(e ? smtpcode_text(e, SMTPCODE_MEANING) : NULL);

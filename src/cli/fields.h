@@ -12,8 +12,8 @@
 #include "smtpcode.h"
 
 enum field_id {
-	F_INPUT, F_CODE, F_KIND, F_KNOWN, F_REGISTERED, F_SEVERITY, F_NAME,
-	F_SCOPE, F_ACTS, F_RETRY, F_SUPPRESS, F_BOUNCE, F_REASON, F_BASIC,
+	F_INPUT, F_CODE, F_KIND, F_KNOWN, F_REGISTERED, F_SEVERITY, F_FINAL,
+	F_NAME, F_SCOPE, F_ACTS, F_RETRY, F_SUPPRESS, F_BOUNCE, F_REASON, F_BASIC,
 	F_MEANING, F_CAUSES, F_FIXES, F_RELATED, F_GROUP, F_PROVIDER,
 	F_SOURCES, F_WARNINGS, NFIELDS
 };
@@ -26,6 +26,8 @@ struct origin {
 	struct smtpcode_text recipient, domain, relay, stage, status;
 	struct smtpcode_text seen_basic, seen_enhanced, dsn, reply;
 	const char *verdict_from; /* which code the verdict rests on */
+	enum smtpcode_report report; /* what the line or DSN says of the
+	                                message's fate */
 };
 
 /* One result to show: a lookup, an entry of a list, or a category row. */
@@ -34,15 +36,18 @@ struct row {
 	const char *input;                  /* what the user typed, or NULL */
 	const struct smtpcode_result *r;    /* NULL for a category row */
 	const struct smtpcode_entry *entry; /* the answer, or NULL if unknown */
+	struct smtpcode_verdict verdict;    /* what scripts act on */
 	char code[32];                      /* the code shown */
 	const char *warnings[4];
 	size_t nwarnings;
-	char warning_text[4][256];
+	char warning_text[4][512];
 };
 
 enum value_type {
 	V_NULL, V_STRING, V_BOOL, V_LIST, V_FIXES, V_RELATED, V_PROVIDER,
-	V_WARNINGS
+	V_WARNINGS,
+	V_UNKNOWN /* a yes-or-no the code cannot decide: JSON's null, the
+	             word "unknown" elsewhere */
 };
 
 struct value {
@@ -52,9 +57,10 @@ struct value {
 	enum smtpcode_list list; /* V_LIST: items' keys (basic) or texts */
 };
 
-/* Fill a row for a lookup result (entry NULL: the answer) or a category. */
+/* Fill a row for a lookup result, which report says more of (see
+ * smtpcode_verdict()), or for a category. */
 void row_of_result(struct row *w, const struct smtpcode_result *r,
-                   const char *input);
+                   const char *input, enum smtpcode_report report);
 void row_of_category(struct row *w, const struct smtpcode_entry *e,
                      const char *input);
 

@@ -66,8 +66,12 @@ void flagged_line(const char *label, const char *flag, enum sgr color,
 void value_line(const char *label, const struct smtpcode_entry *e,
                 enum smtpcode_field f)
 {
+	verdict_line(label, f, smtpcode_value(e, f));
+}
+
+void verdict_line(const char *label, enum smtpcode_field f, int v)
+{
 	char body[512];
-	int v = smtpcode_value(e, f);
 	if (v == 0)
 		return;
 	str_cat(body, sizeof body, "(", smtpcode_value_label(f, v), ")",

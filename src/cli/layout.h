@@ -11,6 +11,8 @@
  * the value is unset. */
 void value_line(const char *label, const struct smtpcode_entry *e,
                 enum smtpcode_field f);
+/* The same for value v of field f. */
+void verdict_line(const char *label, enum smtpcode_field f, int v);
 /* "  Pairing    WARNING: rest...", the flag in colour. */
 void flagged_line(const char *label, const char *flag, enum sgr color,
                   const char *rest);

@@ -56,6 +56,7 @@ struct verdict {
 	unsigned long stamp;         /* new each time the slot is filled */
 	struct smtpcode_query codes; /* only the codes: no text */
 	struct smtpcode_match match; /* without its count of candidates */
+	enum smtpcode_report report; /* what the line said of the message */
 	char code[32];               /* as row_of_result() writes it */
 	char text[VERDICT_MAX];
 	struct rendered shown;       /* code and text, as rendered */
@@ -365,7 +366,7 @@ static bool same_match(const struct smtpcode_match *a,
  * reason as resolve_anew(). */
 static NOINLINE const struct verdict *
 verdict_of(struct log_ctx *c, enum record_format format,
-           const struct smtpcode_result *r)
+           const struct smtpcode_result *r, enum smtpcode_report report)
 {
 	struct smtpcode_query codes;
 	struct smtpcode_match m;
@@ -376,7 +377,8 @@ verdict_of(struct log_ctx *c, enum record_format format,
 	uint64_t h;
 
 	verdict_key(r, &codes, &m);
-	h = codes_hash(&codes) ^ (uint64_t)m.how << 1 ^ (uint64_t)m.given;
+	h = codes_hash(&codes) ^ (uint64_t)m.how << 1 ^ (uint64_t)m.given ^
+	    (uint64_t)report << 5;
 	h = pointer_hash(h, m.entry);
 	h = pointer_hash(h, m.phrase);
 	h = pointer_hash(h, m.provider);
@@ -384,7 +386,7 @@ verdict_of(struct log_ctx *c, enum record_format format,
 	for (size_t i = 0; i < WAYS; i++) {
 		v = &c->verdicts[way(h, i, VERDICT_SLOTS)];
 		if (v->state != SLOT_FREE && same_query(&v->codes, &codes) &&
-		    same_match(&v->match, &m)) {
+		    same_match(&v->match, &m) && v->report == report) {
 			v->state = SLOT_REUSED;
 			return v;
 		}
@@ -393,7 +395,7 @@ verdict_of(struct log_ctx *c, enum record_format format,
 		state[i] = c->verdicts[way(h, i, VERDICT_SLOTS)].state;
 	v = &c->verdicts[way(h, victim(h, state), VERDICT_SLOTS)];
 	v->stamp = 0; /* what points to the slot's old verdict no longer may */
-	row_of_result(&w, r, NULL);
+	row_of_result(&w, r, NULL, report);
 	k.text = v->text;
 	k.len = 0;
 	k.size = sizeof v->text;
@@ -405,6 +407,7 @@ verdict_of(struct log_ctx *c, enum record_format format,
 	v->stamp = ++c->stamps;
 	v->codes = codes;
 	v->match = m;
+	v->report = report;
 	memcpy(v->code, w.code, sizeof v->code);
 	v->shown = (struct rendered){v->code, strlen(v->code), v->text, k.len};
 	return v;
@@ -429,6 +432,7 @@ static void set_origin(struct log_ctx *c, unsigned long lineno,
 	o->dsn = l->dsn;
 	o->reply = l->reply;
 	o->verdict_from = chosen_from(l);
+	o->report = smtpcode_report_of(l->status.s, l->status.len);
 	o->seen_basic = o->seen_enhanced = (struct smtpcode_text){NULL, 0};
 	if (format == RECORD_JSON) {
 		o->seen_basic = seen_code(l->reply, &l->code, 0);
@@ -444,7 +448,7 @@ static NOINLINE void record_whole(struct log_ctx *c, const char *line,
 {
 	struct row w;
 
-	row_of_result(&w, r, NULL);
+	row_of_result(&w, r, NULL, c->origin.report);
 	w.origin = &c->origin;
 	if (c->o->mode == LOG_ANNOTATE)
 		render_annotation(line, len, &w);
@@ -465,13 +469,15 @@ static void record(struct log_ctx *c, const char *line, size_t len,
 	const struct smtpcode_result *r = s ? &s->r : &c->own;
 	const struct verdict *v;
 
-	if (s && s->stamp && s->verdict->stamp == s->stamp) {
+	set_origin(c, lineno, format);
+	if (s && s->stamp && s->verdict->stamp == s->stamp &&
+	    s->verdict->report == c->origin.report) {
 		v = s->verdict; /* this reply's, as last time */
-	} else if ((v = verdict_of(c, format, r)) != NULL && s) {
+	} else if ((v = verdict_of(c, format, r, c->origin.report)) != NULL &&
+	           s) {
 		s->verdict = v;
 		s->stamp = v->stamp;
 	}
-	set_origin(c, lineno, format);
 	if (!v)
 		record_whole(c, line, len, format, r);
 	else if (mode == LOG_ANNOTATE)

@@ -119,19 +119,20 @@ static void explain(const char *file, const struct mail_options *o,
 	org.dsn = m->status;
 	org.reply = m->diagnostic;
 	org.verdict_from = choose(m, &q);
+	org.report = smtpcode_report_of(m->action.s, m->action.len);
 	smtpcode_resolve(&q, m->diagnostic.s, m->diagnostic.len, o->provider, &r);
+	row_of_result(&w, &r, NULL, org.report);
 	if (o->format != RECORD_TEXT) { /* the fields of a record */
 		const struct smtpcode_query *d = &m->diagnostic_code;
 		org.seen_basic = seen_code(m->diagnostic, d, 0);
 		org.seen_enhanced = seen_code(m->diagnostic, d, 1);
-		row_of_result(&w, &r, NULL);
 		w.origin = &org;
 		render_record(o->format, &w);
 		return;
 	}
 	recipient_header(&org, m, i);
 	if (q.basic || q.enhanced)
-		render_text(&r, m->diagnostic.s ? m->diagnostic.s : "");
+		render_text(&w, m->diagnostic.s ? m->diagnostic.s : "");
 	else
 		out_str("  (no code for this recipient)\n");
 	out_str("\n");

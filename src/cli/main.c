@@ -119,7 +119,7 @@ static void emit(const struct options *o, const struct row *w,
 		if (printed++)
 			out_str("\n");
 		if (r)
-			render_text(r, input);
+			render_text(w, input);
 		else
 			render_category(w->entry);
 		break;
@@ -145,7 +145,7 @@ static void emit_entry(const struct options *o, const struct smtpcode_entry *e,
 	struct smtpcode_result r;
 	struct row w;
 	smtpcode_resolve_entry(e, &r);
-	row_of_result(&w, &r, input);
+	row_of_result(&w, &r, input, SMTPCODE_REPORT_UNSAID);
 	w.entry = e;
 	if (o->mode == MODE_TEXT) { /* lists read best one line each */
 		render_brief(&w);
@@ -243,7 +243,7 @@ static int lookup(const struct options *o, int argc, char **argv)
 			i++;
 		}
 		smtpcode_resolve(&q, argv[i], strlen(argv[i]), o->provider, &r);
-		row_of_result(&w, &r, argv[i]);
+		row_of_result(&w, &r, argv[i], SMTPCODE_REPORT_UNSAID);
 		emit(o, &w, &r, argv[i]);
 		if (!r.known && status == EXIT_FOUND)
 			status = EXIT_UNKNOWN;

@@ -11,11 +11,13 @@
 #include "scan.h"
 #include "smtpcode.h"
 
-/* The entry a person reads; input is the argument, for the reply text. */
-void render_text(const struct smtpcode_result *r, const char *input);
+/* The entry a person reads for row w (a lookup's); input is the
+ * argument, for the reply text. */
+void render_text(const struct row *w, const char *input);
 
-/* One entry in full: the verdict, then the explanation. */
-void render_entry(const struct smtpcode_entry *e);
+/* One entry in full: the verdict v, then the explanation. */
+void render_entry(const struct smtpcode_entry *e,
+                  const struct smtpcode_verdict *v);
 /* A class-independent code (X.3.1): what each class of it means. */
 void render_topic(const struct smtpcode_entry *e,
                   const struct smtpcode_query *q);

@@ -244,24 +244,54 @@ static void providers_section(const struct smtpcode_entry *e)
 	}
 }
 
-/* A class variant (4.3.1) or a basic code (452): the full verdict. */
-void render_entry(const struct smtpcode_entry *e)
+/* What settles a verdict that the code leaves unknown. */
+static void decided_line(const struct smtpcode_entry *e,
+                         const struct smtpcode_verdict *v)
 {
+	char line[512];
+	const struct smtpcode_entry *p = smtpcode_provider_of(e);
+	if (v->value[SMTPCODE_SUPPRESS] !=
+	    smtpcode_value_parse(SMTPCODE_SUPPRESS, "unknown", 7))
+		return;
+	if (v->provider_guess && p) {
+		str_cat(line, sizeof line, "the reply: only ", text(p, SMTPCODE_CODE),
+		        " gives ", text(e, SMTPCODE_CODE), " this meaning, and "
+		        "another server may mean something else by it", (char *)NULL);
+		text_line("Decided by", line);
+	} else if (v->from) {
+		text_line("Decided by", text(v->from, SMTPCODE_DECIDES));
+	}
+}
+
+/* A class variant (4.3.1) or a basic code (452): the full verdict, v,
+ * which is e's own unless more than e decided it. */
+void render_entry(const struct smtpcode_entry *e,
+                  const struct smtpcode_verdict *v)
+{
+	const unsigned char *val = v->value;
+	const struct smtpcode_entry *now = v->basic_decides ? v->from : e;
 	title(text(e, SMTPCODE_CODE), e);
-	value_line("Severity", e, SMTPCODE_SEVERITY);
-	text_line("Message", text(e, SMTPCODE_NOW));
-	value_line("Scope", e, SMTPCODE_SCOPE);
+	verdict_line("Severity", SMTPCODE_SEVERITY, val[SMTPCODE_SEVERITY]);
+	/* Final in spite of the class, or not in spite of the entry. */
+	if (v->report_decides || (val[SMTPCODE_SEVERITY] == SMTPCODE_TEMPORARY &&
+	                          val[SMTPCODE_FINAL] == 2))
+		verdict_line("Final", SMTPCODE_FINAL, val[SMTPCODE_FINAL]);
+	text_line("Message", v->report_decides
+	                         ? smtpcode_value_label(SMTPCODE_FINAL,
+	                                                val[SMTPCODE_FINAL])
+	                         : text(now, SMTPCODE_NOW));
+	verdict_line("Scope", SMTPCODE_SCOPE, val[SMTPCODE_SCOPE]);
 	/* "Wait while the queue retries" is for failures only. */
-	if (smtpcode_value(e, SMTPCODE_SEVERITY) == SMTPCODE_SUCCESS &&
-	    smtpcode_value(e, SMTPCODE_ACTS) ==
-	        smtpcode_value_parse(SMTPCODE_ACTS, "none", 4))
+	if (val[SMTPCODE_SEVERITY] == SMTPCODE_SUCCESS &&
+	    val[SMTPCODE_ACTS] == smtpcode_value_parse(SMTPCODE_ACTS, "none", 4))
 		text_line("Who acts", "none (nothing to do)");
 	else
-		value_line("Who acts", e, SMTPCODE_ACTS);
-	value_line("Retry", e, SMTPCODE_RETRY);
-	value_line("Suppress", e, SMTPCODE_SUPPRESS);
-	value_line("Bounce", e, SMTPCODE_BOUNCE);
-	value_line("Reason", e, SMTPCODE_REASON);
+		verdict_line("Who acts", SMTPCODE_ACTS, val[SMTPCODE_ACTS]);
+	verdict_line("Retry", SMTPCODE_RETRY, val[SMTPCODE_RETRY]);
+	verdict_line("Suppress", SMTPCODE_SUPPRESS, val[SMTPCODE_SUPPRESS]);
+	verdict_line("Bounce", SMTPCODE_BOUNCE, val[SMTPCODE_BOUNCE]);
+	verdict_line("Reason", SMTPCODE_REASON, val[SMTPCODE_REASON]);
+	decided_line(e, v);
 	basic_line(e);
 	group_line(e);
 	if (smtpcode_provider_of(e))
@@ -340,5 +370,9 @@ void render_inferred(const char *code, const struct smtpcode_result *r)
 
 void render_category(const struct smtpcode_entry *e)
 {
-	render_entry(e);
+	struct smtpcode_verdict v;
+	memset(&v, 0, sizeof v);
+	for (int f = 0; f < SMTPCODE_NFIELDS; f++)
+		v.value[f] = (unsigned char)smtpcode_value(e, (enum smtpcode_field)f);
+	render_entry(e, &v);
 }

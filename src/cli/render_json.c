@@ -362,7 +362,8 @@ static void json_value(struct sink *k, const struct row *w,
                        const struct value *v)
 {
 	switch (v->type) {
-	case V_NULL: PUT(k, "null"); break;
+	case V_NULL:
+	case V_UNKNOWN: PUT(k, "null"); break;
 	case V_STRING: json_string(k, v->s, strlen(v->s)); break;
 	case V_BOOL: put(k, v->b ? "true" : "false"); break;
 	case V_LIST:

@@ -38,6 +38,7 @@ static void put_value(const struct row *w, enum field_id f)
 	case V_NULL: put("-"); return;
 	case V_STRING: put(v.s); return;
 	case V_BOOL: out_str(v.b ? "true" : "false"); return;
+	case V_UNKNOWN: out_str("unknown"); return;
 	case V_PROVIDER:
 		put(smtpcode_text(w->r->match.provider, SMTPCODE_CODE));
 		return;

@@ -121,15 +121,20 @@ static const char *value(const struct row *w, enum field_id f)
 {
 	struct value v = field_value(w, f);
 	return v.type == V_STRING ? v.s : v.type == V_BOOL ? (v.b ? "yes" : "no")
-	                                                   : "-";
+	     : v.type == V_UNKNOWN ? "unknown" : "-";
 }
 
 /* "4.3.1 temporary (system): Mail system full; retry auto, suppress no",
- * and " [gmail]" when a provider's entry answers. */
+ * "temporary, final" for a temporary code that ended delivery, and
+ * " [gmail]" when a provider's entry answers. */
 static void verdict(const struct row *w, struct sink *k)
 {
 	const struct smtpcode_match *m = &w->r->match;
-	const char *const pieces[] = {w->code, " ", value(w, F_SEVERITY), " (",
+	const unsigned char *val = w->verdict.value;
+	bool final = val[SMTPCODE_SEVERITY] == SMTPCODE_TEMPORARY &&
+	             val[SMTPCODE_FINAL] == 2;
+	const char *const pieces[] = {w->code, " ", value(w, F_SEVERITY),
+	    final ? ", final (" : " (",
 	    value(w, F_SCOPE), "): ", value(w, F_NAME), "; retry ",
 	    value(w, F_RETRY), ", suppress ", value(w, F_SUPPRESS)};
 	for (size_t i = 0; i < sizeof pieces / sizeof *pieces; i++)

@@ -18,7 +18,8 @@ static const char *text(const struct smtpcode_entry *e,
 }
 
 /* How the two codes of a reply fit. */
-static void pairing_line(const struct smtpcode_result *r)
+static void pairing_line(const struct smtpcode_result *r,
+                         const struct smtpcode_verdict *v)
 {
 	const struct smtpcode_query *q = &r->query;
 	char code[16], line[512];
@@ -44,8 +45,12 @@ static void pairing_line(const struct smtpcode_result *r)
 		snprintf(line, sizeof line, "inconsistent: %u is class %u but %s "
 		         "is class %u; the first digit of the basic code and the "
 		         "class of the enhanced code must agree, so this server's "
-		         "reply is wrong", q->basic, q->basic / 100, code,
-		         (unsigned)q->cls);
+		         "reply is wrong%s%s%s", q->basic, q->basic / 100, code,
+		         (unsigned)q->cls,
+		         v->basic_decides ? ". The SMTP exchange acted on the basic "
+		                            "code: the verdict below is " : "",
+		         v->basic_decides ? text(v->from, SMTPCODE_CODE) : "",
+		         v->basic_decides ? "'s" : "");
 		flagged_line("Pairing", "WARNING:", SGR_RED, line);
 		return;
 	}
@@ -109,7 +114,8 @@ static bool has_header(const struct smtpcode_result *r)
 /* The top of the header: what the codes of a reply say together. */
 static void header_top(const void *arg)
 {
-	const struct smtpcode_result *r = arg;
+	const struct row *w = arg;
+	const struct smtpcode_result *r = w->r;
 	const struct smtpcode_query *q = &r->query;
 	char code[16];
 
@@ -122,14 +128,14 @@ static void header_top(const void *arg)
 		out_printf("%s  as %s uses it\n", code, text(r->match.provider,
 		                                            SMTPCODE_NAME));
 	if (q->basic && q->enhanced)
-		pairing_line(r);
+		pairing_line(r, &w->verdict);
 }
 
 /* What follows the reply's text: its provider and how its entry was
  * picked. */
 static void header_rule(const void *arg)
 {
-	const struct smtpcode_result *r = arg;
+	const struct smtpcode_result *r = ((const struct row *)arg)->r;
 	char code[16];
 
 	smtpcode_format(&r->query, code, sizeof code);
@@ -139,18 +145,19 @@ static void header_rule(const void *arg)
 
 static void entry_out(const void *arg)
 {
-	render_entry(arg);
+	const struct row *w = arg;
+	render_entry(w->entry, &w->verdict);
 }
 
 static void topic_out(const void *arg)
 {
-	const struct smtpcode_result *r = arg;
+	const struct smtpcode_result *r = ((const struct row *)arg)->r;
 	render_topic(r->enhanced, &r->query);
 }
 
 static void inferred_out(const void *arg)
 {
-	const struct smtpcode_result *r = arg;
+	const struct smtpcode_result *r = ((const struct row *)arg)->r;
 	char code[16];
 
 	smtpcode_format(&r->query, code, sizeof code);
@@ -166,10 +173,22 @@ static void inferred_out(const void *arg)
  */
 enum part { PART_TOP, PART_RULE, PART_ENTRY, PART_TOPIC, PART_INFERRED };
 
-/* The codes of r and all it resolved to, as words: key[0..MEMO_WORDS),
- * key[0] left for the part; returns how many. */
-static size_t text_key(const struct smtpcode_result *r, uint64_t *key)
+/* The verdict v as two words, for keys. */
+static void verdict_words(const struct smtpcode_verdict *v, uint64_t *key)
 {
+	uint64_t a = 0;
+	for (int f = 0; f < SMTPCODE_NFIELDS; f++)
+		a = a << 6 | v->value[f]; /* every vocabulary has under 64 */
+	key[0] = a;
+	key[1] = (uint64_t)(uintptr_t)v->from << 3 ^ (uint64_t)v->basic_decides ^
+	         (uint64_t)v->report_decides << 1 ^ (uint64_t)v->provider_guess << 2;
+}
+
+/* The codes of w's result and all it resolved to, as words:
+ * key[0..MEMO_WORDS), key[0] left for the part; returns how many. */
+static size_t text_key(const struct row *w, uint64_t *key)
+{
+	const struct smtpcode_result *r = w->r;
 	const struct smtpcode_query *q = &r->query;
 	const struct smtpcode_match *m = &r->match;
 	const void *const pointers[] = {r->basic, r->enhanced, r->topic, r->cls,
@@ -190,42 +209,44 @@ static size_t text_key(const struct smtpcode_result *r, uint64_t *key)
 	key[n++] = m->candidates;
 	for (size_t i = 0; i < sizeof pointers / sizeof *pointers; i++)
 		key[n++] = (uint64_t)(uintptr_t)pointers[i];
-	return n;
+	verdict_words(&w->verdict, key + n);
+	return n + 2;
 }
 
 /* The entry that answers r: a provider's entry picked by the reply, else
  * the enhanced code's (for a class-independent code, what each class of
  * it means), else the basic code's; what the digits tell of a code the
  * table lacks. */
-static void answer(const struct smtpcode_result *r, uint64_t *key, size_t n)
+static void answer(const struct row *w, uint64_t *key, size_t n)
 {
+	const struct smtpcode_result *r = w->r;
 	const struct smtpcode_query *q = &r->query;
-	const struct smtpcode_entry *e = r->match.entry ? r->match.entry
-	                               : q->enhanced ? r->enhanced : r->basic;
+	const struct smtpcode_entry *e = w->entry;
 
 	if (e && (r->match.entry || !q->enhanced || q->cls != 0)) {
-		uint64_t entry_key[2] = {PART_ENTRY, (uint64_t)(uintptr_t)e};
-		memo_out(entry_key, 2, entry_out, e);
+		uint64_t entry_key[4] = {PART_ENTRY, (uint64_t)(uintptr_t)e};
+		verdict_words(&w->verdict, entry_key + 2);
+		memo_out(entry_key, 4, entry_out, w);
 		return;
 	}
 	key[0] = e ? PART_TOPIC : PART_INFERRED;
-	memo_out(key, n, e ? topic_out : inferred_out, r);
+	memo_out(key, n, e ? topic_out : inferred_out, w);
 }
 
-void render_text(const struct smtpcode_result *r, const char *input)
+void render_text(const struct row *w, const char *input)
 {
-	const struct smtpcode_query *q = &r->query;
+	const struct smtpcode_query *q = &w->r->query;
 	uint64_t key[MEMO_WORDS];
-	size_t n = text_key(r, key);
+	size_t n = text_key(w, key);
 
-	if (has_header(r)) {
+	if (has_header(w->r)) {
 		key[0] = PART_TOP;
-		memo_out(key, n, header_top, r);
+		memo_out(key, n, header_top, w);
 		if (q->text_len)
 			out_para_untrusted("  Reply text ", LABEL_WIDTH,
 			                   input + q->text_off, q->text_len);
 		key[0] = PART_RULE;
-		memo_out(key, n, header_rule, r);
+		memo_out(key, n, header_rule, w);
 	}
-	answer(r, key, n);
+	answer(w, key, n);
 }

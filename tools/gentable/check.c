@@ -5,7 +5,6 @@
  * to blame; checking goes on so that one run reports them all.
  */
 #include <stdio.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,7 +148,9 @@ static void classify_definition(struct record *r, enum record_kind kind,
 	struct field *f = &r->fields[0];
 	r->kind = kind;
 	snprintf(r->codetext, sizeof r->codetext, "%s", f->value);
-	r->key = kind == R_PROVIDER_DEF ? KEY_PROVIDER(index) : KEY_GROUP(index);
+	r->key = kind == R_PROVIDER_DEF ? KEY_PROVIDER(index)
+	       : kind == R_GROUP_DEF ? KEY_GROUP(index)
+	       : KEY_KIND(7) | index; /* a corpus: no kind of entry */
 	if (!valid_id(f->value) || strlen(f->value) >= sizeof r->codetext)
 		fail(f->file, f->line, "'%s' is not a valid %s id (lowercase "
 		     "letters, digits and '-')", f->value, f->def->name);
@@ -157,7 +158,7 @@ static void classify_definition(struct record *r, enum record_kind kind,
 
 static void classify(struct record *r)
 {
-	static unsigned nproviders, ngroups;
+	static unsigned nproviders, ngroups, ncorpora;
 	struct field *f = &r->fields[0];
 	const char *s = f->value;
 
@@ -167,6 +168,10 @@ static void classify(struct record *r)
 	}
 	if (strcmp(f->def->name, "group") == 0) {
 		classify_definition(r, R_GROUP_DEF, ++ngroups);
+		return;
+	}
+	if (strcmp(f->def->name, "corpus") == 0) {
+		classify_definition(r, R_CORPUS, ++ncorpora);
 		return;
 	}
 	if (parse_category(r, s) == 0) {
@@ -251,31 +256,39 @@ static int one_of(const char *k, const char *const *keys)
 static int allowed(enum record_kind kind, const struct keydef *def)
 {
 	static const char *const provider_only[] = {"match", "verified",
-	    "differs", "marker", "through", NULL};
+	    "differs", "marker", "through", "site", "corpus", NULL};
+	/* What a standard code's classes share lives in its X record; what
+	 * makes a verdict, in the class record. */
+	static const char *const verdict_only[] = {"final", "decides", NULL};
 	static const char *const category[] = {"code", "name", "meaning",
 	    "severity", "scope", "now", "source", "note", NULL};
 	static const char *const provider_def[] = {"provider", "name", "marker",
-	                                           "source", "note", NULL};
-	static const char *const group_def[] = {"group", "name", "meaning",
-	                                        "note", NULL};
+	                                           "site", "source", "note", NULL};
+	static const char *const group_def[] = {"group", "name", "scope",
+	                                        "meaning", "note", NULL};
+	static const char *const corpus[] = {"corpus", "name", "meaning",
+	                                     "note", NULL};
 	const char *k = def->name;
 	switch (kind) {
 	case R_BASIC:
 		return strcmp(k, "basic") && !one_of(k, provider_only);
 	case R_TOPIC:
 		return strcmp(k, "with") && strcmp(k, "severity") &&
-		       !one_of(k, provider_only);
+		       !one_of(k, provider_only) && !one_of(k, verdict_only);
 	case R_VARIANT:
 		return strcmp(k, "with") && strcmp(k, "basic") &&
 		       !one_of(k, provider_only);
 	case R_PROVIDER:
-		return strcmp(k, "with") && strcmp(k, "marker");
+		return strcmp(k, "with") && strcmp(k, "marker") &&
+		       strcmp(k, "site") && strcmp(k, "corpus");
 	case R_CATEGORY:
 		return one_of(k, category);
 	case R_PROVIDER_DEF:
 		return one_of(k, provider_def);
 	case R_GROUP_DEF:
 		return one_of(k, group_def);
+	case R_CORPUS:
+		return one_of(k, corpus);
 	}
 	return 0;
 }
@@ -420,11 +433,61 @@ static const struct field *blame(const struct record *r, const char *key)
 	return &none;
 }
 
+static int is(const struct record *r, const char *key, const char *name)
+{
+	int v = value_of(r, key);
+	const char *vs = v > 0 ? smtpcode_value_name(
+	    (enum smtpcode_field)lookup(r, key)->def->index, v) : NULL;
+	return vs && strcmp(vs, name) == 0;
+}
+
+/* Only a bad address is suppressed: one whose mailbox or domain is
+ * gone or unusable, said by a reason of that kind. */
+static void check_suppress(const struct record *r)
+{
+	static const char *const address_reasons[] = {"userunknown",
+	    "hostunknown", "hasmoved", "suspend", "notaccept", NULL};
+	int reason = value_of(r, "reason");
+	const struct field *f = blame(r, "suppress");
+	if (!is(r, "suppress", "yes") || reason <= 0)
+		return;
+	if (!(is(r, "scope", "mailbox") || is(r, "scope", "domain")) ||
+	    !one_of(smtpcode_value_name(SMTPCODE_REASON, reason),
+	            address_reasons))
+		fail(f->file, f->line, "%s: 'suppress: yes' needs scope mailbox "
+		     "or domain and a bad-address reason (userunknown, "
+		     "hostunknown, hasmoved, suspend, notaccept): only a bad "
+		     "address is suppressed", r->codetext);
+}
+
+/* A verdict the code alone cannot give is unknown, and says what would
+ * decide it. */
+static void check_unknown(const struct record *r)
+{
+	int su = is(r, "suppress", "unknown"), bu = is(r, "bounce", "unknown");
+	const struct field *d = lookup(r, "decides");
+	const struct field *own = get(r, "decides");
+	const struct field *f = blame(r, "suppress");
+	if (su != bu)
+		fail(f->file, f->line, "%s: 'suppress: unknown' and 'bounce: "
+		     "unknown' go together", r->codetext);
+	else if (su && !is(r, "retry", "after-fix"))
+		fail(blame(r, "retry")->file, blame(r, "retry")->line, "%s: an "
+		     "unknown verdict takes 'retry: after-fix'", r->codetext);
+	else if (su && !d)
+		fail(f->file, f->line, "%s: 'suppress: unknown' needs 'decides:' "
+		     "(what would decide the verdict)", r->codetext);
+	else if (!su && own)
+		fail(own->file, own->line, "%s: 'decides' belongs only with "
+		     "'suppress: unknown'", r->codetext);
+}
+
 /* Severity, retry, bounce and suppress must tell one story. */
 static void check_verdict(const struct record *r)
 {
 	int sev = value_of(r, "severity"), retry = value_of(r, "retry");
 	int bounce = value_of(r, "bounce"), suppress = value_of(r, "suppress");
+	int final = is(r, "final", "yes");
 	const char *rs = smtpcode_value_name(SMTPCODE_RETRY, retry);
 	const char *bs = smtpcode_value_name(SMTPCODE_BOUNCE, bounce);
 	const char *ss = smtpcode_value_name(SMTPCODE_SUPPRESS, suppress);
@@ -441,23 +504,30 @@ static void check_verdict(const struct record *r)
 		     smtpcode_value_name(SMTPCODE_SEVERITY, severity_of_digit(digit)));
 		return;
 	}
-	if (sev == SMTPCODE_SUCCESS &&
+	if (lookup(r, "final") && sev != SMTPCODE_TEMPORARY) {
+		f = blame(r, "final");
+		fail(f->file, f->line, "%s: 'final' is for temporary codes that "
+		     "end delivery (an expiry): a permanent failure is final "
+		     "already", r->codetext);
+	} else if (sev == SMTPCODE_SUCCESS &&
 	    (strcmp(rs, "none") || strcmp(bs, "none") || strcmp(ss, "no"))) {
 		f = blame(r, "retry");
 		fail(f->file, f->line, "%s: a success takes 'retry: none', "
 		     "'bounce: none' and 'suppress: no'", r->codetext);
 	} else if (sev == SMTPCODE_TEMPORARY &&
-	           (strcmp(rs, "auto") || strcmp(bs, "soft") || strcmp(ss, "no"))) {
+	           (strcmp(rs, final ? "after-fix" : "auto") ||
+	            strcmp(bs, "soft") || strcmp(ss, "no"))) {
 		f = blame(r, "retry");
 		fail(f->file, f->line, "%s: a temporary failure takes 'retry: "
-		     "auto', 'bounce: soft' and 'suppress: no'", r->codetext);
+		     "auto' ('after-fix' with 'final: yes'), 'bounce: soft' and "
+		     "'suppress: no'", r->codetext);
 	} else if (sev == SMTPCODE_PERMANENT &&
 	           (!strcmp(rs, "none") || !strcmp(rs, "auto") ||
 	            !strcmp(bs, "none"))) {
 		f = blame(r, "retry");
 		fail(f->file, f->line, "%s: a permanent failure takes 'retry: "
-		     "after-fix' or 'never' and a bounce of soft, hard or block",
-		     r->codetext);
+		     "after-fix' or 'never' and a bounce of soft, hard, block or "
+		     "unknown", r->codetext);
 	} else if (sev == SMTPCODE_PERMANENT &&
 	           (!strcmp(bs, "hard") != !strcmp(rs, "never") ||
 	            !strcmp(bs, "hard") != !strcmp(ss, "yes"))) {
@@ -466,6 +536,8 @@ static void check_verdict(const struct record *r)
 		     "'suppress: yes' go together: only a bad address is "
 		     "suppressed", r->codetext);
 	}
+	check_unknown(r);
+	check_suppress(r);
 }
 
 static void check_category(const struct record *r)
@@ -497,9 +569,15 @@ static void check_record(const struct record *r)
 	case R_PROVIDER_DEF:
 		require(r, "name", 1);
 		require(r, "marker", 1);
+		require(r, "site", 1);
 		require(r, "source", 1);
 		return;
 	case R_GROUP_DEF:
+		require(r, "name", 1);
+		require(r, "scope", 1);
+		require(r, "meaning", 1);
+		return;
+	case R_CORPUS:
 		require(r, "name", 1);
 		require(r, "meaning", 1);
 		return;
@@ -530,6 +608,111 @@ static void check_record(const struct record *r)
 	require(r, "fix", 1);
 	require(r, "related", 1);
 	check_verdict(r);
+}
+
+/* Whether source line v starts with "PREFIX: " for a value PREFIX of
+ * list key of record d. */
+static int cites(const char *v, const struct record *d, const char *key)
+{
+	for (size_t i = 0; d && i < d->nfields; i++) {
+		const struct field *f = &d->fields[i];
+		size_t n = strlen(f->value);
+		if (strcmp(f->def->name, key) == 0 && strncmp(v, f->value, n) == 0 &&
+		    v[n] == ':' && v[n + 1] == ' ')
+			return 1;
+	}
+	return 0;
+}
+
+/* A provider's entry rests on the provider's own page (one of its
+ * site: lines) or on a public corpus of real replies (data/corpora.txt);
+ * a registered code's entry on RFCs, drafts and the registry alone, so
+ * that no provider's meaning passes for the standard one. */
+static void check_sources(const struct record *r)
+{
+	const struct record *p = r->kind == R_PROVIDER
+	    ? find_definition(R_PROVIDER_DEF, get(r, "provider")->value) : NULL;
+	int own = 0;
+	for (size_t i = 0; i < r->nfields; i++) {
+		const struct field *f = &r->fields[i];
+		int corpus = 0;
+		if (strcmp(f->def->name, "source"))
+			continue;
+		if (r->kind != R_PROVIDER) {
+			if (strncmp(f->value, "RFC ", 4) && strncmp(f->value, "IANA ", 5) &&
+			    strncmp(f->value, "draft-", 6))
+				fail(f->file, f->line, "%s: a registered code cites RFCs, "
+				     "drafts and the IANA registry only: a provider's use "
+				     "of it belongs in the provider's entry", r->codetext);
+			continue;
+		}
+		for (size_t k = 0; k < nrecords && !corpus; k++)
+			corpus = records[k].kind == R_CORPUS &&
+			         cites(f->value, &records[k], "name");
+		if (strncmp(f->value, "observed", 8) == 0)
+			fail(f->file, f->line, "%s: 'observed replies' is no source: "
+			     "cite the provider's page or a corpus of "
+			     "data/corpora.txt and where in it", r->codetext);
+		own |= corpus || cites(f->value, p, "site");
+	}
+	if (r->kind == R_PROVIDER && p && !own)
+		fail(r->file, r->line, "%s: no source is %s's own page (a 'site:' "
+		     "of the provider) or a corpus of data/corpora.txt",
+		     r->codetext, p->codetext);
+}
+
+/* A provider's entry is registered exactly when its code's standard
+ * entry is: a class the registry does not use (5.1.5, where only 2.1.5
+ * is registered) is the provider's own. */
+static void check_registered(const struct record *r)
+{
+	int want = r->topic && is(r->topic, "registered", "yes");
+	const struct field *f = blame(r, "registered");
+	if (r->kind == R_PROVIDER && value_of(r, "registered") > 0 &&
+	    is(r, "registered", "yes") != want)
+		fail(f->file, f->line, "%s: 'registered: %s' but %s", r->codetext,
+		     want ? "no" : "yes", want ? "its code is registered"
+		     : "the table has no registered standard entry for it");
+}
+
+/* A group's members share its scope. */
+static void check_group_scope(const struct record *r)
+{
+	const struct field *g = lookup(r, "group");
+	const struct record *d = g ? find_definition(R_GROUP_DEF, g->value) : NULL;
+	int scope = value_of(r, "scope"), want = d ? value_of(d, "scope") : 0;
+	/* Blame the record's own line: its scope, else its group line. */
+	const struct field *f = get(r, "scope") ? get(r, "scope")
+	                      : get(r, "group") ? get(r, "group") : NULL;
+	if (scope > 0 && want > 0 && scope != want)
+		fail(f ? f->file : r->file, f ? f->line : r->line, "%s: scope "
+		     "'%s' differs from its group %s's '%s'", r->codetext,
+		     smtpcode_value_name(SMTPCODE_SCOPE, scope), d->codetext,
+		     smtpcode_value_name(SMTPCODE_SCOPE, want));
+}
+
+/* The failure classes of one standard code (4.7.27, 5.7.27) give one
+ * reason and one group: what differs between them is the verdict. */
+static void check_classes_agree(const struct record *a)
+{
+	static const char *const keys[] = {"reason", "group"};
+	if (a->kind != R_VARIANT || a->code.cls != 5)
+		return;
+	for (size_t i = 0; i < nrecords; i++) {
+		const struct record *b = &records[i];
+		if (b->kind != R_VARIANT || b->code.cls != 4 || b->topic != a->topic)
+			continue;
+		for (size_t k = 0; k < 2; k++) {
+			const struct field *fa = lookup(a, keys[k]);
+			const struct field *fb = lookup(b, keys[k]);
+			if (!fa != !fb || (fa && strcmp(fa->value, fb->value)))
+				fail(blame(a, keys[k])->file, blame(a, keys[k])->line,
+				     "%s: %s '%s' differs from %s's '%s': the classes "
+				     "of one code share it", a->codetext, keys[k],
+				     fa ? fa->value : "(none)", b->codetext,
+				     fb ? fb->value : "(none)");
+		}
+	}
 }
 
 /* Codes named in related, with and basic lines must be entries of the
@@ -596,13 +779,15 @@ static void link_record(struct record *r)
 		r->topic = find_record(r->key);
 		return;
 	}
-	first = r->kind == R_PROVIDER_DEF || r->kind == R_GROUP_DEF
+	first = r->kind == R_PROVIDER_DEF || r->kind == R_GROUP_DEF ||
+	        r->kind == R_CORPUS
 	            ? find_definition(r->kind, r->codetext)
 	            : find_record(r->key);
 	if (first != r) {
 		fail(r->file, r->line, "duplicate %s %s (first at %s:%ld)",
 		     r->kind == R_PROVIDER_DEF ? "provider"
-		     : r->kind == R_GROUP_DEF ? "group" : "code",
+		     : r->kind == R_GROUP_DEF ? "group"
+		     : r->kind == R_CORPUS ? "corpus" : "code",
 		     r->codetext, first->file, first->line);
 		return;
 	}
@@ -624,7 +809,8 @@ static int usable(const struct record *r)
 		return 0;
 	if (r->kind == R_PROVIDER)
 		return r->provider != 0;
-	if (r->kind == R_PROVIDER_DEF || r->kind == R_GROUP_DEF)
+	if (r->kind == R_PROVIDER_DEF || r->kind == R_GROUP_DEF ||
+	    r->kind == R_CORPUS)
 		return find_definition(r->kind, r->codetext) == r;
 	return find_record(r->key) == r && (r->kind != R_VARIANT || r->topic);
 }
@@ -644,6 +830,12 @@ void check_all(void)
 			continue;
 		check_record(r);
 		check_references(r);
+		check_group_scope(r);
+		check_registered(r);
+		check_classes_agree(r);
+		if (r->kind == R_PROVIDER || ((r->kind == R_TOPIC ||
+		     r->kind == R_BASIC) && is(r, "registered", "yes")))
+			check_sources(r);
 		if (r->kind == R_PROVIDER)
 			check_provider_entries(r);
 	}

@@ -16,6 +16,8 @@ enum field_type { SCALAR_TEXT, SCALAR_VALUE, LIST };
 
 /* The provider a code record belongs to; not one of the entry's texts. */
 #define PROVIDER_REF (-1)
+/* Keys that only the checks read: a provider's sites, a corpus. */
+#define NOT_WRITTEN (-2)
 
 struct keydef {
 	const char *name;
@@ -43,7 +45,8 @@ enum record_kind {
 	R_CATEGORY,     /* 4.XXX.YYY, X.3.YYY, 4yz, x5z */
 	R_PROVIDER,     /* a provider's own entry for a code */
 	R_PROVIDER_DEF, /* provider: gmail */
-	R_GROUP_DEF     /* group: mailbox-full */
+	R_GROUP_DEF,    /* group: mailbox-full */
+	R_CORPUS        /* corpus: sisimai-rhost; dropped once checked */
 };
 
 struct record {

@@ -32,6 +32,8 @@ const struct keydef keydefs[] = {
 	{"suppress", SCALAR_VALUE, SMTPCODE_SUPPRESS, 1},
 	{"registered", SCALAR_VALUE, SMTPCODE_REGISTERED, 1},
 	{"differs", SCALAR_VALUE, SMTPCODE_DIFFERS, 0},
+	{"final", SCALAR_VALUE, SMTPCODE_FINAL, 1},
+	{"decides", SCALAR_TEXT, SMTPCODE_DECIDES, 1},
 	{"match", LIST, SMTPCODE_MATCHES, 0},
 	{"marker", LIST, SMTPCODE_MATCHES, 0},
 	{"cause", LIST, SMTPCODE_CAUSES, 1},
@@ -41,6 +43,9 @@ const struct keydef keydefs[] = {
 	{"with", LIST, SMTPCODE_WITH, 0},
 	{"source", LIST, SMTPCODE_SOURCES, 0},
 	{"note", LIST, SMTPCODE_NOTES, 0},
+	/* Checked, not written: what provider entries may cite. */
+	{"corpus", SCALAR_TEXT, NOT_WRITTEN, 0},
+	{"site", LIST, NOT_WRITTEN, 0},
 };
 const size_t nkeydefs = sizeof keydefs / sizeof keydefs[0];
 

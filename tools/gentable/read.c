@@ -155,9 +155,9 @@ void read_stream(FILE *fp, const char *file)
 		}
 		if (!r) {
 			if (strcmp(def->name, "code") && strcmp(def->name, "provider") &&
-			    strcmp(def->name, "group")) {
+			    strcmp(def->name, "group") && strcmp(def->name, "corpus")) {
 				fail(file, line, "a record must start with 'code:', "
-				     "'provider:' or 'group:'");
+				     "'provider:', 'group:' or 'corpus:'");
 				continue;
 			}
 			r = new_record(file, line);

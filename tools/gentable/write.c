@@ -146,7 +146,8 @@ static void make_lists(const struct record *r, struct smtpcode_entry *e,
 	for (size_t k = 0; k < nkeydefs; k++) {
 		const struct keydef *d = &keydefs[k];
 		const struct record *owner;
-		if (d->type == LIST && (d->index == SMTPCODE_MATCHES) == matches &&
+		if (d->type == LIST && d->index != NOT_WRITTEN &&
+		    (d->index == SMTPCODE_MATCHES) == matches &&
 		    (owner = list_owner(r, d->name)))
 			emit_list(r, owner, d->index, e);
 	}
@@ -173,6 +174,11 @@ static void make_entry(const struct record *r, struct smtpcode_entry *e)
 	if (verdict && !e->value[SMTPCODE_DIFFERS])
 		e->value[SMTPCODE_DIFFERS] =
 		    (uint8_t)smtpcode_value_parse(SMTPCODE_DIFFERS, "no", 2);
+	/* Every permanent failure ends delivery; the rest only when the data
+	 * says so (an expiry). */
+	if (verdict && !e->value[SMTPCODE_FINAL])
+		e->value[SMTPCODE_FINAL] = (uint8_t)(e->value[SMTPCODE_SEVERITY] ==
+		                                     SMTPCODE_PERMANENT ? 2 : 1);
 }
 
 /* A group lists its members, standard codes first, then providers'
@@ -637,6 +643,16 @@ int write_table(const char *path, const char *date)
 	size_t nphrases;
 	FILE *out;
 
+	/* Corpora serve the checks only: the table has no entry for them. */
+	for (size_t i = 0, n = nrecords; i < n; i++)
+		if (records[i].kind == R_CORPUS) {
+			for (size_t k = 0; k < records[i].nfields; k++)
+				free(records[i].fields[k].value);
+			free(records[i].fields);
+			nrecords--;
+		} else {
+			records[i - (n - nrecords)] = records[i];
+		}
 	qsort(records, nrecords, sizeof *records, by_key);
 	/* Sorting moved the records: link each to its topic anew. */
 	for (size_t i = 0; i < nrecords; i++) {

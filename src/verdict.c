@@ -1,0 +1,108 @@
+/*
+ * The verdict a result gives scripts (severity, retry, suppress, bounce,
+ * reason...): the answering entry's values, except where the codes
+ * contradict each other or the report says more than its code (see
+ * struct smtpcode_verdict in smtpcode.h).  No knowledge of particular
+ * codes: only classes, and the data's final field.
+ */
+#include <string.h>
+
+#include "smtpcode.h"
+
+static unsigned char value_named(enum smtpcode_field f, const char *name)
+{
+	return (unsigned char)smtpcode_value_parse(f, name, strlen(name));
+}
+
+/* The entry whose verdict a reply whose classes disagree gets: the
+ * enhanced code's subject and detail in the basic code's class, else the
+ * basic code. */
+static const struct smtpcode_entry *basic_class_entry(
+    const struct smtpcode_result *r)
+{
+	const struct smtpcode_query *q = &r->query;
+	const struct smtpcode_entry *e =
+	    smtpcode_find_enhanced(q->basic / 100, q->subject, q->detail);
+	return e ? e : r->basic;
+}
+
+void smtpcode_verdict(const struct smtpcode_result *r,
+                      enum smtpcode_report report, struct smtpcode_verdict *v)
+{
+	const struct smtpcode_query *q = &r->query;
+	const struct smtpcode_entry *e = smtpcode_answer(r);
+	unsigned char *val = v->value;
+	bool entry_final;
+
+	memset(v, 0, sizeof *v);
+	if (q->basic && q->enhanced && q->cls &&
+	    r->pairing == SMTPCODE_PAIR_MISMATCH && basic_class_entry(r)) {
+		e = basic_class_entry(r);
+		v->basic_decides = true;
+	}
+	v->from = e;
+	if (e) {
+		for (int f = 0; f < SMTPCODE_NFIELDS; f++)
+			val[f] = (unsigned char)smtpcode_value(e, (enum smtpcode_field)f);
+	} else {
+		/* A code the table lacks: what its class digit says. */
+		unsigned digit = q->enhanced && q->cls ? q->cls : q->basic / 100;
+		const struct smtpcode_entry *c = q->enhanced && q->cls
+		    ? smtpcode_find_class(digit)
+		    : smtpcode_find_basic_digit(1, digit);
+		if (c)
+			val[SMTPCODE_SEVERITY] =
+			    (unsigned char)smtpcode_value(c, SMTPCODE_SEVERITY);
+	}
+	if (e && e == r->match.entry && !r->match.marker && !r->match.given &&
+	    smtpcode_value(e, SMTPCODE_DIFFERS) == value_named(SMTPCODE_DIFFERS,
+	                                                       "yes") &&
+	    val[SMTPCODE_SEVERITY] == SMTPCODE_PERMANENT) {
+		/* The one provider's own meaning of a code the registry uses
+		 * otherwise, for a reply that need not be that provider's:
+		 * what it says of the address is the provider's alone. */
+		v->provider_guess = true;
+		val[SMTPCODE_SUPPRESS] = value_named(SMTPCODE_SUPPRESS, "unknown");
+		val[SMTPCODE_BOUNCE] = value_named(SMTPCODE_BOUNCE, "unknown");
+		val[SMTPCODE_RETRY] = value_named(SMTPCODE_RETRY, "after-fix");
+		val[SMTPCODE_REASON] = value_named(SMTPCODE_REASON, "undefined");
+	}
+	if (val[SMTPCODE_SEVERITY] == SMTPCODE_PERMANENT) {
+		val[SMTPCODE_FINAL] = value_named(SMTPCODE_FINAL, "yes");
+	} else if (val[SMTPCODE_SEVERITY] == SMTPCODE_TEMPORARY) {
+		entry_final = val[SMTPCODE_FINAL] == value_named(SMTPCODE_FINAL, "yes");
+		bool final = report == SMTPCODE_REPORT_FINAL ? true
+		           : report == SMTPCODE_REPORT_DELAYED ? false
+		           : entry_final;
+		v->report_decides = final != entry_final;
+		val[SMTPCODE_FINAL] = value_named(SMTPCODE_FINAL, final ? "yes" : "no");
+		if (e)
+			val[SMTPCODE_RETRY] =
+			    value_named(SMTPCODE_RETRY, final ? "after-fix" : "auto");
+	} else if (val[SMTPCODE_SEVERITY] == SMTPCODE_SUCCESS) {
+		val[SMTPCODE_FINAL] = value_named(SMTPCODE_FINAL, "no");
+	}
+}
+
+enum smtpcode_report smtpcode_report_of(const char *s, size_t len)
+{
+	static const struct {
+		const char *word;
+		enum smtpcode_report report;
+	} words[] = {
+		{"failed", SMTPCODE_REPORT_FINAL},
+		{"bounced", SMTPCODE_REPORT_FINAL},
+		{"expired", SMTPCODE_REPORT_FINAL},
+		{"delayed", SMTPCODE_REPORT_DELAYED},
+		{"deferred", SMTPCODE_REPORT_DELAYED},
+	};
+	for (size_t i = 0; s && i < sizeof words / sizeof *words; i++) {
+		size_t k = 0;
+		while (k < len && words[i].word[k] &&
+		       (s[k] | 0x20) == words[i].word[k])
+			k++;
+		if (k == len && !words[i].word[k])
+			return words[i].report;
+	}
+	return SMTPCODE_REPORT_UNSAID;
+}
