@@ -7,7 +7,7 @@ _smtpcode() {
 	prev=${COMP_WORDS[COMP_CWORD-1]}
 	case $prev in
 	-f|--field)
-		COMPREPLY=($(compgen -W "input code kind known registered severity
+		COMPREPLY=($(compgen -W "input code kind known registered severity final
 			name scope acts retry suppress bounce reason basic meaning causes
 			fixes related group provider sources warnings" -- "$cur"))
 		return ;;

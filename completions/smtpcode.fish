@@ -3,7 +3,7 @@
 
 complete -c smtpcode -s j -l json -d 'one JSON object per result'
 complete -c smtpcode -s t -l tsv -d 'tab-separated lines'
-complete -c smtpcode -s f -l field -x -d 'one field per result' -a 'input code kind known registered severity name scope acts retry suppress bounce reason basic meaning causes fixes related group provider sources warnings'
+complete -c smtpcode -s f -l field -x -d 'one field per result' -a 'input code kind known registered severity final name scope acts retry suppress bounce reason basic meaning causes fixes related group provider sources warnings'
 complete -c smtpcode -s b -l brief -d 'one line per result'
 complete -c smtpcode -s q -l quiet -d 'exit status only'
 complete -c smtpcode -s l -l list -d 'list codes matching a pattern'

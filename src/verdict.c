@@ -79,6 +79,10 @@ void smtpcode_verdict(const struct smtpcode_result *r,
 		if (e)
 			val[SMTPCODE_RETRY] =
 			    value_named(SMTPCODE_RETRY, final ? "after-fix" : "auto");
+		/* Nobody waits on a queue that gave up: the sender resends. */
+		if (e && final && val[SMTPCODE_ACTS] == value_named(SMTPCODE_ACTS,
+		                                                    "none"))
+			val[SMTPCODE_ACTS] = value_named(SMTPCODE_ACTS, "sender");
 	} else if (val[SMTPCODE_SEVERITY] == SMTPCODE_SUCCESS) {
 		val[SMTPCODE_FINAL] = value_named(SMTPCODE_FINAL, "no");
 	}

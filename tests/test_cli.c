@@ -332,6 +332,64 @@ static const struct cli_case cases[] = {
 	 {"qmail.eml: bounce (non-standard format)"},
 	 "smtpcode: /nonexistent.eml: No such file or directory\n", {NULL}},
 
+	/* Verdicts a script can trust (issue 16). */
+	{{"-f", "suppress", "550 Rejected: IP 192.0.2.1 listed on "
+	  "zen.spamhaus.org", "550 Message rejected as spam"}, 0,
+	 {"unknown\nunknown\n"}, NULL, {"true"}},
+	{{"-j", "550"}, 0,
+	 {"\"suppress\":null,\"bounce\":\"unknown\",\"reason\":\"undefined\"",
+	  "550 alone does not tell whether the address is bad; decided by the "
+	  "enhanced code"}, NULL, {NULL}},
+	{{"550"}, 0,
+	 {"  Suppress   unknown (the code alone cannot tell whether the address "
+	  "is bad)", "  Decided by the enhanced code"}, NULL, {"Suppress   yes"}},
+	{{"-j", "4.4.7"}, 0,
+	 {"\"severity\":\"temporary\",\"final\":true,",
+	  "\"retry\":\"after-fix\""}, NULL, {"RFC 3463 defines X.4.7 as "}},
+	{{"4.4.7"}, 0,
+	 {"  Final      yes (delivery has ended", "This is the final bounce"},
+	 NULL, {NULL}},
+	{{"X.4.7"}, 0, {"Appendix B"}, NULL, {"temporary only"}},
+	{{"-j", "4.4.1"}, 0, {"\"final\":false,", "\"retry\":\"auto\""},
+	 NULL, {NULL}},
+	{{"-j", "550 4.1.1 user unknown"}, 0,
+	 {"\"severity\":\"permanent\",\"final\":true,",
+	  "\"retry\":\"never\",\"suppress\":true,\"bounce\":\"hard\"",
+	  "550 and 4.1.1 disagree: the SMTP exchange acted on 550, so the "
+	  "verdict is 5.1.1's"}, NULL, {NULL}},
+	{{"550 4.1.1 user unknown"}, 0,
+	 {"The SMTP exchange acted on the basic code: the verdict below is "
+	  "5.1.1's", "  Severity   permanent", "  Suppress   yes"}, NULL,
+	 {NULL}},
+	{{"-j", "5.1.5"}, 0,
+	 {"\"registered\":false,", "\"suppress\":null,\"bounce\":\"unknown\"",
+	  "only exchange gives 5.1.5 this meaning"}, NULL, {NULL}},
+	{{"-j", "5.4.1"}, 0,
+	 {"\"reason\":\"networkerror\"", "\"suppress\":false"}, NULL,
+	 {"userunknown"}},
+	{{"-f", "reason", "4.7.27", "5.7.27", "4.7.29", "5.7.29", "4.7.30",
+	  "5.7.30"}, 0,
+	 {"rejected\nrejected\nauthfailure\nauthfailure\nfailedstarttls\n"
+	  "failedstarttls\n"}, NULL, {NULL}},
+	{{"-f", "group", "4.3.1", "4.2.2", "452"}, 0,
+	 {"system-full\nmailbox-full\nsystem-full\n"}, NULL, {NULL}},
+	{{"-w", "0", "431"}, 0,
+	 {"a message with an attachment over 128 KB is dropped: no NDR"}, NULL,
+	 {NULL}},
+	{{"-w", "0", "5.7.27"}, 0,
+	 {"RFC 7505 section 4.1", "or of the message's From: header"}, NULL,
+	 {"section 4.2"}},
+	{{"--mail", "--json", MAIL "/postfix-expired.eml"}, 0,
+	 {"\"severity\":\"temporary\",\"final\":true,",
+	  "\"acts\":\"sender\",\"retry\":\"after-fix\"",
+	  "the report is final: the message was returned although 4.4.1 is "
+	  "temporary"}, NULL, {NULL}},
+	{{"--mail", MAIL "/postfix-expired.eml"}, 0,
+	 {"  Final      yes", "  Message    Delivery has ended: the message was "
+	  "returned to the sender."}, NULL, {"stays queued"}},
+	{{"--mail", "--json", MAIL "/postfix-delayed.eml"}, 0,
+	 {"\"final\":false,", "\"retry\":\"auto\""}, NULL, {NULL}},
+
 	/* Category rows: what a class, subject or digit means. */
 	{{"4.XXX.YYY"}, 0,
 	 {"4.XXX.YYY  Persistent Transient Failure\n", "  Severity   temporary",

@@ -276,10 +276,15 @@ void render_entry(const struct smtpcode_entry *e,
 	if (v->report_decides || (val[SMTPCODE_SEVERITY] == SMTPCODE_TEMPORARY &&
 	                          val[SMTPCODE_FINAL] == 2))
 		verdict_line("Final", SMTPCODE_FINAL, val[SMTPCODE_FINAL]);
-	text_line("Message", v->report_decides
-	                         ? smtpcode_value_label(SMTPCODE_FINAL,
-	                                                val[SMTPCODE_FINAL])
-	                         : text(now, SMTPCODE_NOW));
+	if (v->report_decides) { /* the entry's "now" is for the other case */
+		char line[256];
+		str_cat(line, sizeof line, smtpcode_value_label(SMTPCODE_FINAL,
+		        val[SMTPCODE_FINAL]), ".", (char *)NULL);
+		line[0] = (char)(line[0] - 'a' + 'A');
+		text_line("Message", line);
+	} else {
+		text_line("Message", text(now, SMTPCODE_NOW));
+	}
 	verdict_line("Scope", SMTPCODE_SCOPE, val[SMTPCODE_SCOPE]);
 	/* "Wait while the queue retries" is for failures only. */
 	if (val[SMTPCODE_SEVERITY] == SMTPCODE_SUCCESS &&
