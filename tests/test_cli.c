@@ -387,6 +387,18 @@ static const struct cli_case cases[] = {
 	{{"--mail", MAIL "/postfix-expired.eml"}, 0,
 	 {"  Final      yes", "  Message    Delivery has ended: the message was "
 	  "returned to the sender."}, NULL, {"stays queued"}},
+	{{"-p", "comcast", "-f", "bounce", "5.2.0"}, 0, {"block\n"}, NULL,
+	 {NULL}},
+	{{"-w", "0", "421 4.7.0 [192.0.2.1] The IP you're using to send mail "
+	  "does not have a PTR record - gsmtp"}, 0,
+	 {"Sending IP has no valid PTR record: rate limited (421 4.7.0)"}, NULL,
+	 {"older"}},
+	{{"-p", "sendmail", "-f", "group", "5.1.8"}, 0, {"-\n"}, NULL,
+	 {"authentication"}},
+	{{"-j", "554 5.2.2 mailbox full; "
+	  "STOREDRV.Submission.Exception:QuotaExceededException"}, 0,
+	 {"\"scope\":\"sender\"", "\"id\":\"microsoft\""}, NULL,
+	 {"mailboxfull"}},
 	{{"--mail", "--json", MAIL "/postfix-delayed.eml"}, 0,
 	 {"\"final\":false,", "\"retry\":\"auto\""}, NULL, {NULL}},
 
