@@ -443,10 +443,12 @@ static const struct smtpcode_entry *entry_of(const char *code,
 static const char *severity_of(const char *code)
 {
 	struct smtpcode_result r;
-	const struct smtpcode_entry *e = entry_of(code, &r);
-	int v = e ? smtpcode_value(e, SMTPCODE_SEVERITY)
-	          : r.cls ? smtpcode_value(r.cls, SMTPCODE_SEVERITY) : 0;
-	return v ? smtpcode_value_name(SMTPCODE_SEVERITY, v) : "-";
+	struct smtpcode_verdict v;
+	entry_of(code, &r);
+	smtpcode_verdict(&r, SMTPCODE_REPORT_UNSAID, &v);
+	return v.value[SMTPCODE_SEVERITY]
+	           ? smtpcode_value_name(SMTPCODE_SEVERITY, v.value[SMTPCODE_SEVERITY])
+	           : "-";
 }
 
 static const char *name_of(const char *code)
