@@ -106,7 +106,8 @@ static const struct value suppress[] = {
 static const struct value final[] = {
 	{"", ""},
 	{"no", "delivery is not over: the message is queued or was accepted"},
-	{"yes", "delivery has ended: the message was returned to the sender"},
+	{"yes", "this is the final bounce: delivery has ended and the message "
+	        "went back to the sender"},
 };
 
 static const struct value differs[] = {

@@ -347,7 +347,7 @@ static const struct cli_case cases[] = {
 	 {"\"severity\":\"temporary\",\"final\":true,",
 	  "\"retry\":\"after-fix\""}, NULL, {"RFC 3463 defines X.4.7 as "}},
 	{{"4.4.7"}, 0,
-	 {"  Final      yes (delivery has ended", "This is the final bounce"},
+	 {"  Final      yes (this is the final bounce", "This is the final bounce"},
 	 NULL, {NULL}},
 	{{"X.4.7"}, 0, {"Appendix B"}, NULL, {"temporary only"}},
 	{{"-j", "4.4.1"}, 0, {"\"final\":false,", "\"retry\":\"auto\""},
@@ -385,8 +385,9 @@ static const struct cli_case cases[] = {
 	  "the report is final: the message was returned although 4.4.1 is "
 	  "temporary"}, NULL, {NULL}},
 	{{"--mail", MAIL "/postfix-expired.eml"}, 0,
-	 {"  Final      yes", "  Message    Delivery has ended: the message was "
-	  "returned to the sender."}, NULL, {"stays queued"}},
+	 {"  Final      yes", "  Message    This is the final bounce: delivery "
+	  "has ended and the message went back to the sender."}, NULL,
+	 {"stays queued"}},
 	{{"-p", "comcast", "-f", "bounce", "5.2.0"}, 0, {"block\n"}, NULL,
 	 {NULL}},
 	{{"-w", "0", "421 4.7.0 [192.0.2.1] The IP you're using to send mail "
