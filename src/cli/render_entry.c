@@ -270,11 +270,17 @@ void render_entry(const struct smtpcode_entry *e,
 {
 	const unsigned char *val = v->value;
 	const struct smtpcode_entry *now = v->basic_decides ? v->from : e;
+	bool final_temporary = val[SMTPCODE_SEVERITY] == SMTPCODE_TEMPORARY &&
+	                       val[SMTPCODE_FINAL] == 2;
 	title(text(e, SMTPCODE_CODE), e);
-	verdict_line("Severity", SMTPCODE_SEVERITY, val[SMTPCODE_SEVERITY]);
+	if (final_temporary) /* the class's label would promise retries */
+		flagged_line("Severity", "temporary", SGR_YELLOW, "(the class of "
+		             "the code: a transient condition, but this report "
+		             "is final)");
+	else
+		verdict_line("Severity", SMTPCODE_SEVERITY, val[SMTPCODE_SEVERITY]);
 	/* Final in spite of the class, or not in spite of the entry. */
-	if (v->report_decides || (val[SMTPCODE_SEVERITY] == SMTPCODE_TEMPORARY &&
-	                          val[SMTPCODE_FINAL] == 2))
+	if (v->report_decides || final_temporary)
 		verdict_line("Final", SMTPCODE_FINAL, val[SMTPCODE_FINAL]);
 	if (v->report_decides) { /* the entry's "now" is for the other case */
 		char line[256];
