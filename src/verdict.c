@@ -31,10 +31,11 @@ void smtpcode_verdict(const struct smtpcode_result *r,
 {
 	const struct smtpcode_query *q = &r->query;
 	const struct smtpcode_entry *e = smtpcode_answer(r);
-	unsigned char *val = v->value;
+	unsigned char *val;
 	bool entry_final;
 
 	memset(v, 0, sizeof *v);
+	val = v->value;
 	if (q->basic && q->enhanced && q->cls &&
 	    r->pairing == SMTPCODE_PAIR_MISMATCH && basic_class_entry(r)) {
 		e = basic_class_entry(r);
