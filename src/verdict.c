@@ -5,6 +5,7 @@
  * struct smtpcode_verdict in smtpcode.h).  No knowledge of particular
  * codes: only classes, and the data's final field.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "smtpcode.h"
@@ -89,25 +90,32 @@ void smtpcode_verdict(const struct smtpcode_result *r,
 	}
 }
 
+/* The four bytes at s, their letters folded to lower case (other bytes
+ * change too, but then stay unlike any word's). */
+static uint32_t folded4(const char *s)
+{
+	uint32_t x;
+	memcpy(&x, s, 4);
+	return x | 0x20202020u;
+}
+
+/* By length and first letter, then the word's first and last four
+ * letters (they overlap, as words are 6 to 8 long): every line of a log
+ * asks, most often with "sent". */
 enum smtpcode_report smtpcode_report_of(const char *s, size_t len)
 {
-	static const struct {
-		const char *word;
-		enum smtpcode_report report;
-	} words[] = {
-		{"failed", SMTPCODE_REPORT_FINAL},
-		{"bounced", SMTPCODE_REPORT_FINAL},
-		{"expired", SMTPCODE_REPORT_FINAL},
-		{"delayed", SMTPCODE_REPORT_DELAYED},
-		{"deferred", SMTPCODE_REPORT_DELAYED},
-	};
-	for (size_t i = 0; s && i < sizeof words / sizeof *words; i++) {
-		size_t k = 0;
-		while (k < len && words[i].word[k] &&
-		       (s[k] | 0x20) == words[i].word[k])
-			k++;
-		if (k == len && !words[i].word[k])
-			return words[i].report;
+	const char *w;
+	enum smtpcode_report report = SMTPCODE_REPORT_FINAL;
+	if (!s || len < 6 || len > 8)
+		return SMTPCODE_REPORT_UNSAID;
+	switch (len << 8 | (unsigned char)(s[0] | 0x20)) {
+	case 6 << 8 | 'f': w = "failed"; break;
+	case 7 << 8 | 'b': w = "bounced"; break;
+	case 7 << 8 | 'e': w = "expired"; break;
+	case 7 << 8 | 'd': w = "delayed"; report = SMTPCODE_REPORT_DELAYED; break;
+	case 8 << 8 | 'd': w = "deferred"; report = SMTPCODE_REPORT_DELAYED; break;
+	default: return SMTPCODE_REPORT_UNSAID;
 	}
-	return SMTPCODE_REPORT_UNSAID;
+	return folded4(s) == folded4(w) && folded4(s + len - 4) == folded4(w + len - 4)
+	           ? report : SMTPCODE_REPORT_UNSAID;
 }
