@@ -61,6 +61,9 @@ static const struct {
 	{"find.tsv", K_FIND, 5},       {"patterns.tsv", K_PATTERNS, 4},
 	{"logs.tsv", K_LOGS, 11},      {"mail.tsv", K_MAIL, 9},
 	{"cli.tsv", K_CLI, 5},
+	/* Hostile input by area, in the same columns as cli.tsv. */
+	{"summary.tsv", K_CLI, 5},     {"bounces.tsv", K_CLI, 5},
+	{"output.tsv", K_CLI, 5},      {"memory.tsv", K_CLI, 5},
 };
 
 struct row {
