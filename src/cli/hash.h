@@ -1,5 +1,7 @@
 /* Hashing shared by the log caches, memo.c and the summary's tables, and
- * the placement of the caches' keys. */
+ * the placement of the caches' keys.  The caches (a few slots a key, so a
+ * collision costs an eviction at worst) use hash_bytes(); the summary's
+ * tables, which grow with what they hold, sip13() under a random key. */
 #ifndef SMTPCODE_HASH_H
 #define SMTPCODE_HASH_H
 
@@ -71,6 +73,76 @@ static inline uint64_t hash_bytes(uint64_t h, const char *s, size_t n)
 		h = (h ^ w) * 0xc4ceb9fe1a85ec53u;
 	}
 	return h;
+}
+
+/*
+ * SipHash (Aumasson and Bernstein) of s[0..n) under the key k0, k1, with c
+ * rounds a word and d at the end: for tables keyed by text from the input.
+ * hash_bytes() has no secret and each of its steps can be undone, so that
+ * anyone can make any number of keys share a hash, and a table whose
+ * growth follows its keys then compares each new key with all the others;
+ * under a key drawn at random for the run, no one can choose keys that
+ * collide.  sip13() is the form used (1 and 3 rounds, as Rust's HashMap);
+ * tests/test_hash.c checks sip_hash() against the reference's vectors.
+ */
+static inline uint64_t rotl64(uint64_t x, unsigned b)
+{
+	return x << b | x >> (64 - b);
+}
+
+/* r rounds of SipHash's mixing of its state v. */
+static inline void sip_rounds(uint64_t v[4], int r)
+{
+	for (int i = 0; i < r; i++) {
+		v[0] += v[1];
+		v[1] = rotl64(v[1], 13) ^ v[0];
+		v[0] = rotl64(v[0], 32);
+		v[2] += v[3];
+		v[3] = rotl64(v[3], 16) ^ v[2];
+		v[0] += v[3];
+		v[3] = rotl64(v[3], 21) ^ v[0];
+		v[2] += v[1];
+		v[1] = rotl64(v[1], 17) ^ v[2];
+		v[2] = rotl64(v[2], 32);
+	}
+}
+
+static inline uint64_t sip_hash(uint64_t k0, uint64_t k1, const void *s,
+                                size_t n, int c, int d)
+{
+	const unsigned char *u = s;
+	uint64_t v[4] = {k0 ^ 0x736f6d6570736575u, k1 ^ 0x646f72616e646f6du,
+	                 k0 ^ 0x6c7967656e657261u, k1 ^ 0x7465646279746573u};
+	uint64_t m = (uint64_t)n << 56; /* the last word: length, last bytes */
+	size_t i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		uint64_t w = load_le64(u + i);
+		v[3] ^= w;
+		sip_rounds(v, c);
+		v[0] ^= w;
+	}
+	if (n % 8 && n >= 8) /* the last bytes, from the eight that end s */
+		m |= load_le64(u + n - 8) >> (64 - 8 * (n % 8));
+	else
+		for (size_t j = 0; i + j < n; j++)
+			m |= (uint64_t)u[i + j] << (8 * j);
+	v[3] ^= m;
+	sip_rounds(v, c);
+	v[0] ^= m;
+	v[2] ^= 0xff;
+	sip_rounds(v, d);
+	return v[0] ^ v[1] ^ v[2] ^ v[3];
+}
+
+/* A key for sip13(): drawn at random once per table (summary.c). */
+struct sip_key {
+	uint64_t k0, k1;
+};
+
+static inline uint64_t sip13(const struct sip_key *k, const void *s, size_t n)
+{
+	return sip_hash(k->k0, k->k1, s, n, 1, 3);
 }
 
 /*
