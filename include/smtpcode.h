@@ -500,7 +500,11 @@ struct smtpcode_mail_recipient {
 
 struct smtpcode_mail {
 	enum smtpcode_mail_kind kind;
-	struct smtpcode_text from, subject; /* the message's own, unfolded */
+	struct smtpcode_text from, subject; /* the message's own, unfolded,
+	                                       RFC 2047 encoded words decoded
+	                                       (UTF-8, US-ASCII; ISO-8859-1
+	                                       made UTF-8; words in other
+	                                       charsets left encoded) */
 	struct smtpcode_text reporting_mta; /* Reporting-MTA after "dns;", or
 	                                       the host a text bounce names */
 	struct smtpcode_mail_recipient *recipients; /* the caller's array */
@@ -510,21 +514,25 @@ struct smtpcode_mail {
 };
 
 /*
- * Parse an RFC 5322 message msg[0..len) (CRLF or LF line ends; msg may be
- * NULL when len is 0): headers (folded ones too), MIME parts nested up to
- * 8 multiparts deep (deeper ones are not read; a missing close delimiter
- * ends the part at the end of the message), quoted-printable and base64
- * bodies decoded into work[0..worksize), and the recipients of an RFC 3464
- * report or of a non-standard bounce.  A returned original message is
- * never read for recipients.  Set m->recipients and m->max before the
- * call (recipients may be NULL when max is 0).
+ * Parse an RFC 5322 message msg[0..len) (CRLF, LF or, given a work buffer
+ * of len bytes, bare CR line ends; msg may be NULL when len is 0):
+ * headers (folded ones too), MIME parts nested up to 8 multiparts deep
+ * (deeper ones are not read; a missing close delimiter ends the part at
+ * the end of the message), quoted-printable and base64 bodies decoded
+ * into work[0..worksize), and the recipients of an RFC 3464 report or of
+ * a non-standard bounce.  A returned original message is never read for
+ * recipients.  Set m->recipients and m->max before the call (recipients
+ * may be NULL when max is 0); m->nrecipients then counts every
+ * recipient, so a caller whose array was too small can give one of
+ * m->nrecipients and parse again, with the same result.
  *
- * work, which must not overlap msg, is needed only to decode and to join
- * folded lines; worksize >= len always suffices, and work may be NULL
- * with worksize 0.  Returns 0, or -1 when the work buffer was too small:
- * what fitted is still parsed, and text that did not fit is left as it
- * is in msg (folded) or left out (encoded).  Spans point into msg or
- * work.  Never reads past len; no allocation; cost linear in len.
+ * work, which must not overlap msg, is needed only to decode, to join
+ * folded lines and to read bare CR line ends; worksize >= len always
+ * suffices, and work may be NULL with worksize 0.  Returns 0, or -1 when
+ * the work buffer was too small: what fitted is still parsed, and text
+ * that did not fit is left as it is in msg (folded, encoded words,
+ * bare CR line ends) or left out (encoded bodies).  Spans point into msg
+ * or work.  Never reads past len; no allocation; cost linear in len.
  */
 int smtpcode_mail_parse(const char *msg, size_t len, char *work,
                         size_t worksize, struct smtpcode_mail *m);

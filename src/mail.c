@@ -629,35 +629,50 @@ static bool exim_list_line(struct span line)
 	return false;
 }
 
-/* The reply in an Exim address's detail lines: from the first line that
- * starts with a failure code, or from the code after "host h [ip]: ",
- * to the end; else all the detail lines ("Unrouteable address"). */
-static struct span exim_diagnostic(struct span details)
+/*
+ * The reply in an Exim address's detail lines, and the remote host they
+ * name ("host mx.example.com [192.0.2.25]").  The reply runs from the
+ * first line that starts with a failure code, or from the code after
+ * "host h [ip]: ", to the end; without a code it is the text after a host
+ * line that starts the details ("Connection timed out"), else all of them
+ * ("Unrouteable address").  The host is taken only before the reply: the
+ * reply may be unfolded in place (decoded text, bare CR line ends), which
+ * would move a host inside it.
+ */
+static struct span exim_diagnostic(struct span details, struct span *host)
 {
-	struct span rest = details, line, reply;
+	struct span rest = details, line, reply, after;
+	const char *colon;
+
+	*host = empty_span();
 	while (mime_line(&rest, &line)) {
 		const char *p = mime_ifind(line, "]: ");
-		struct span after = line;
+		struct span tail = line;
+		/* A host on the reply's first line stays where it is:
+		 * unfolding moves only what follows a line break. */
+		if (mime_empty(*host) && line_starts(line, "host ", &after))
+			*host = first_word(after);
 		if (p)
-			after.p = p + 3;
+			tail.p = p + 3;
 		if (reply_in(mime_trim(line), &reply) ||
-		    (p && reply_in(after, &reply))) {
+		    (p && reply_in(tail, &reply))) {
 			reply.e = details.e;
 			return reply;
 		}
 	}
-	return details;
-}
-
-/* The remote host of an address's detail lines: "host mx.example.com
- * [192.0.2.25]". */
-static struct span exim_host(struct span details)
-{
-	struct span rest = details, line, after;
-	while (mime_line(&rest, &line))
-		if (line_starts(line, "host ", &after))
-			return first_word(after);
-	return empty_span();
+	rest = details;
+	if (!mime_line(&rest, &line) || !line_starts(line, "host ", &after)) {
+		*host = empty_span();
+		return details;
+	}
+	*host = first_word(after);
+	colon = mime_ifind(line, "]: ");
+	if (colon) {
+		reply.p = colon + 3;
+		reply.e = details.e;
+		return mime_trim(reply);
+	}
+	return mime_trim(rest);
 }
 
 /* Take the next address's block off *rest: its address line ("  x@y",
@@ -698,10 +713,11 @@ static bool read_exim_bounce(struct parser *ps, struct span text)
 		return false;
 	while (mime_line(&rest, &line) && !exim_list_line(line))
 		;
-	while (exim_block(&rest, &addr, &details))
+	while (exim_block(&rest, &addr, &details)) {
+		struct span host, diag = exim_diagnostic(details, &host);
 		if (!mime_empty(addr))
-			add_text_recipient(ps, addr, exim_diagnostic(details),
-			                   exim_host(details));
+			add_text_recipient(ps, addr, diag, host);
+	}
 	return true;
 }
 
@@ -1264,6 +1280,13 @@ static void visit(struct parser *ps, const struct mime_part *part,
 
 /* ---- The message's own header ---- */
 
+/* A field's value unfolded, its encoded words decoded: an encoded
+ * "Undelivered Mail" or "Automatic reply" reads as one. */
+static struct span header_text(struct parser *ps, struct span value)
+{
+	return mime_decode_words(&ps->work, mime_unfold(&ps->work, value));
+}
+
 /* A field of the message's own header (a mime_field_fn: read while the
  * header is split off, not in a pass of its own). */
 static void header_field(void *ctx, const struct mime_field *f)
@@ -1271,9 +1294,9 @@ static void header_field(void *ctx, const struct mime_field *f)
 	struct parser *ps = ctx;
 	struct smtpcode_mail *m = ps->m;
 	if (mime_ieq(f->name, "From") && !m->from.len) {
-		m->from = text_of(mime_unfold(&ps->work, f->value));
+		m->from = text_of(header_text(ps, f->value));
 	} else if (mime_ieq(f->name, "Subject") && !m->subject.len) {
-		m->subject = text_of(mime_unfold(&ps->work, f->value));
+		m->subject = text_of(header_text(ps, f->value));
 	} else if (mime_ieq(f->name, "Auto-Submitted")) {
 		/* auto-generated is what notifications say, not replies. */
 		if (mime_istarts(f->value, "auto-replied"))
@@ -1376,6 +1399,7 @@ int smtpcode_mail_parse(const char *msg, size_t len, char *work,
 {
 	struct parser ps;
 	struct mime_part top;
+	struct span all;
 
 	memset(&ps, 0, sizeof ps);
 	m->kind = SMTPCODE_MAIL_OTHER;
@@ -1391,7 +1415,12 @@ int smtpcode_mail_parse(const char *msg, size_t len, char *work,
 	ps.work.buf = work;
 	ps.work.size = work ? worksize : 0;
 
-	mime_part(skip_mbox_line(mime_span(msg, len)), &top, header_field, &ps);
+	all = mime_span(msg, len);
+	/* Lines that end in a bare CR are read from a copy that ends them
+	 * in LF: every reader then finds its lines. */
+	if (mime_cr_lines(all))
+		all = mime_cr_to_lf(&ps.work, all);
+	mime_part(skip_mbox_line(all), &top, header_field, &ps);
 	ps.headers = top.headers;
 	visit(&ps, &top, 0);
 	m->kind = classify(&ps);

@@ -89,6 +89,19 @@ bool mime_line(struct span *rest, struct span *line)
 	return true;
 }
 
+bool mime_cr_lines(struct span s)
+{
+	const char *lf = mime_find(s, '\n');
+	struct span first = {s.p, lf ? lf : s.e};
+	const char *cr = mime_find(first, '\r');
+	if (!cr)
+		return false;
+	/* "\r\r\n", a CRLF file converted twice, still ends in LF. */
+	while (cr < s.e && *cr == '\r')
+		cr++;
+	return cr == s.e || *cr != '\n';
+}
+
 bool mime_blank(struct span line)
 {
 	for (const char *p = line.p; p < line.e; p++)
@@ -331,20 +344,26 @@ void mime_multipart_begin(struct mime_multipart *mp, struct span body,
 
 enum delimiter { NOT_DELIMITER, DELIMITER, CLOSE_DELIMITER };
 
-/* Whether a line is "--boundary" (then only blanks) or "--boundary--". */
+/* Whether a line is "--boundary" or "--boundary--", then only blanks
+ * (RFC 2046's transport padding).  Anything else after them makes it
+ * text: "--B--x" is the delimiter of an inner boundary "B--x", not the
+ * end of B's parts. */
 static enum delimiter delimiter_kind(struct span line, struct span boundary)
 {
 	size_t n = mime_len(boundary);
+	enum delimiter kind = DELIMITER;
 	const char *p;
 	if (mime_len(line) < n + 2 || line.p[0] != '-' || line.p[1] != '-' ||
 	    memcmp(line.p + 2, boundary.p, n) != 0)
 		return NOT_DELIMITER;
 	p = line.p + 2 + n;
-	if (line.e - p >= 2 && p[0] == '-' && p[1] == '-')
-		return CLOSE_DELIMITER;
+	if (line.e - p >= 2 && p[0] == '-' && p[1] == '-') {
+		kind = CLOSE_DELIMITER;
+		p += 2;
+	}
 	while (p < line.e && mime_is_wsp(*p))
 		p++;
-	return p == line.e ? DELIMITER : NOT_DELIMITER;
+	return p == line.e ? kind : NOT_DELIMITER;
 }
 
 /* Past the next delimiter line; false at the end of the body.  Only a
@@ -587,7 +606,11 @@ struct span mime_unfold(struct mime_work *w, struct span s)
 	char *dst;
 
 	s = mime_trim(s);
-	if (!mime_find(s, '\n') && !mime_find(s, '\r'))
+	/* Only LF (perhaps after a CR) breaks a line: a lone CR inside a
+	 * line is text.  So a text of one line is never copied, and two
+	 * that overlap on one line (two addresses' replies in a line of
+	 * X-Failed-Recipients text) cannot overwrite each other's copies. */
+	if (!mime_find(s, '\n'))
 		return s;
 	len = mime_len(s);
 	dst = work_slot(w, s.p, &room);
@@ -596,7 +619,7 @@ struct span mime_unfold(struct mime_work *w, struct span s)
 		return s;
 	}
 	for (p = s.p; p < s.e; p++) {
-		if (*p != '\r' && *p != '\n') {
+		if (*p != '\n' && !(*p == '\r' && p + 1 < s.e && p[1] == '\n')) {
 			dst[n++] = *p;
 			continue;
 		}
@@ -608,6 +631,227 @@ struct span mime_unfold(struct mime_work *w, struct span s)
 	}
 	/* In place, the bytes left over would read as a second copy of the
 	 * tail: blank them, so the region still reads as the same text. */
+	memset(dst + n, ' ', len - n);
+	return mime_span(dst, n);
+}
+
+struct span mime_cr_to_lf(struct mime_work *w, struct span s)
+{
+	size_t room = 0, len = mime_len(s);
+	char *dst = work_slot(w, s.p, &room);
+	if (!dst || room < len) {
+		w->overflow = true;
+		return s;
+	}
+	for (size_t i = 0; i < len; i++)
+		dst[i] = s.p[i] == '\r' && (i + 1 == len || s.p[i + 1] != '\n')
+		                 ? '\n'
+		                 : s.p[i];
+	return mime_span(dst, len);
+}
+
+/* ---- Encoded words (RFC 2047) ---- */
+
+/* "=?charset?Q?text?=" or "=?charset?B?text?=". */
+struct encoded_word {
+	struct span charset, text;
+	bool base64;
+	const char *end; /* past its "?=" */
+};
+
+/* The encoded word that starts at p, if one does.  The charset and the
+ * text each end at the first '?' after them, so a failed attempt reads
+ * no further than the third '?' after p, and no byte is read by more
+ * than three attempts. */
+static bool encoded_word(const char *p, const char *e, struct encoded_word *w)
+{
+	const char *q = p + 2;
+	if (e - p < 8 || p[0] != '=' || p[1] != '?')
+		return false;
+	w->charset.p = q;
+	while (q < e && is_token_char(*q))
+		q++;
+	w->charset.e = q;
+	if (q == w->charset.p || e - q < 5 || q[0] != '?' || q[2] != '?')
+		return false;
+	if (q[1] == 'B' || q[1] == 'b')
+		w->base64 = true;
+	else if (q[1] == 'Q' || q[1] == 'q')
+		w->base64 = false;
+	else
+		return false;
+	q += 3;
+	w->text.p = q;
+	while (q < e && *q > ' ' && *q < 127 && *q != '?')
+		q++;
+	w->text.e = q;
+	if (e - q < 2 || q[0] != '?' || q[1] != '=')
+		return false;
+	w->end = q + 2;
+	return true;
+}
+
+enum word_charset { CHARSET_UTF8, CHARSET_LATIN1, CHARSET_OTHER };
+
+/* UTF-8 and US-ASCII are copied as they are, ISO-8859-1 made UTF-8;
+ * other charsets are left encoded (their bytes are not UTF-8). */
+static enum word_charset word_charset(struct span name)
+{
+	const char *star = mime_find(name, '*'); /* RFC 2231's "*language" */
+	if (star)
+		name.e = star;
+	if (mime_ieq(name, "utf-8") || mime_ieq(name, "us-ascii"))
+		return CHARSET_UTF8;
+	if (mime_ieq(name, "iso-8859-1") || mime_ieq(name, "iso_8859-1") ||
+	    mime_ieq(name, "latin1"))
+		return CHARSET_LATIN1;
+	return CHARSET_OTHER;
+}
+
+/* The Q encoding: '_' is a space, "=XX" a byte, anything else itself.
+ * Each byte written takes at least one read, so dst may lie at or before
+ * t.p in the same text. */
+static size_t decode_q(struct span t, char *dst)
+{
+	size_t n = 0;
+	int hi, lo;
+	for (const char *p = t.p; p < t.e; p++) {
+		if (*p == '_') {
+			dst[n++] = ' ';
+		} else if (*p == '=' && t.e - p >= 3 &&
+		           (hi = hex_value(p[1])) >= 0 &&
+		           (lo = hex_value(p[2])) >= 0) {
+			dst[n++] = (char)(hi << 4 | lo);
+			p += 2;
+		} else {
+			dst[n++] = *p;
+		}
+	}
+	return n;
+}
+
+/* How many bytes base64 text t decodes to, and how many of them are
+ * >= 0x80, without writing them: decode_base64()'s groups, counted. */
+static void base64_count(struct span t, size_t *bytes, size_t *high)
+{
+	unsigned long bits = 0;
+	int k = 0, v;
+	char group[3];
+	bool full = false;
+
+	*bytes = *high = 0;
+	for (const char *p = t.p; p <= t.e; p++) {
+		size_t n;
+		if (p < t.e && (v = base64_value(*p)) >= 0) {
+			bits = bits << 6 | (unsigned long)v;
+			if (++k < 4)
+				continue;
+		} else if (p < t.e && *p != '=') {
+			continue;
+		}
+		n = flush_group(bits, k, group, 0, sizeof group, &full);
+		*bytes += n;
+		for (size_t i = 0; i < n; i++)
+			*high += (unsigned char)group[i] >= 0x80;
+		bits = 0;
+		k = 0;
+	}
+}
+
+/* ISO-8859-1 bytes s[0..n) made UTF-8 in place (s holds room for the
+ * two-byte forms); the new length.  Written from the end, so that no
+ * byte is overwritten before it is read. */
+static size_t latin1_to_utf8(char *s, size_t n)
+{
+	size_t high = 0, total, out;
+	for (size_t i = 0; i < n; i++)
+		high += (unsigned char)s[i] >= 0x80;
+	total = out = n + high;
+	for (size_t i = n; high > 0 && i-- > 0;) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x80) {
+			s[--out] = (char)c;
+			continue;
+		}
+		s[--out] = (char)(0x80 | (c & 0x3f));
+		s[--out] = (char)(0xc0 | c >> 6);
+		high--;
+	}
+	return total;
+}
+
+/*
+ * Word w, which starts at start, decoded into dst[0..room), room reaching
+ * to where w's own end would be written (see mime_decode_words()): the
+ * bytes written, and whether it was decoded or kept as it is.
+ *
+ * It always fits.  UTF-8 and Q's ISO-8859-1 are no longer than the text
+ * (a two-byte form comes from three characters, "=E9"); B's ISO-8859-1
+ * can be longer (three bytes from four characters, each perhaps doubled),
+ * so it is counted first and kept encoded when it would not fit.
+ */
+static size_t decode_word(const struct encoded_word *w, const char *start,
+                          char *dst, size_t room, bool *decoded)
+{
+	enum word_charset charset = word_charset(w->charset);
+	size_t n = 0, high = 0;
+	bool full = false;
+
+	if (charset == CHARSET_LATIN1 && w->base64)
+		base64_count(w->text, &n, &high);
+	*decoded = charset != CHARSET_OTHER && n + high <= room;
+	if (!*decoded) {
+		n = (size_t)(w->end - start);
+		memmove(dst, start, n);
+		return n;
+	}
+	n = w->base64 ? decode_base64(w->text, dst, room, &full)
+	              : decode_q(w->text, dst);
+	/* A line break in a header field's value would start a field of
+	 * its own where the header is read again in place (a message with
+	 * bare CR line ends lies in the work buffer). */
+	for (size_t i = 0; i < n; i++)
+		if (dst[i] == '\r' || dst[i] == '\n')
+			dst[i] = ' ';
+	return charset == CHARSET_LATIN1 ? latin1_to_utf8(dst, n) : n;
+}
+
+struct span mime_decode_words(struct mime_work *w, struct span s)
+{
+	size_t room = 0, len = mime_len(s), n = 0, after_word = 0;
+	bool between_words = false, decoded;
+	struct encoded_word word;
+	const char *p = s.p;
+	char *dst;
+
+	if (len < 8 || !scan_pair(s.p, s.e, '=', '?', 1))
+		return s;
+	dst = work_slot(w, s.p, &room);
+	if (!dst || room < len) {
+		w->overflow = true;
+		return s;
+	}
+	/* The writer stays at or behind the reader: each word's output
+	 * ends before its own end (decode_word()). */
+	while (p < s.e) {
+		if (*p == '=' && encoded_word(p, s.e, &word)) {
+			/* Blanks between two encoded words are not text
+			 * (RFC 2047, 6.2): a word split in two reads as one. */
+			if (between_words)
+				n = after_word;
+			n += decode_word(&word, p, dst + n,
+			                 (size_t)(word.end - s.p) - n, &decoded);
+			p = word.end;
+			after_word = n;
+			between_words = decoded;
+			continue;
+		}
+		if (!mime_is_space(*p))
+			between_words = false;
+		dst[n++] = *p++;
+	}
+	/* In place, the bytes left over would read as a second copy of the
+	 * tail: blank them, as mime_unfold() does. */
 	memset(dst + n, ' ', len - n);
 	return mime_span(dst, n);
 }

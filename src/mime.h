@@ -68,6 +68,9 @@ const char *mime_find(struct span s, char c);
 /* Take the next line off *rest into *line, without its line break (LF or
  * CRLF).  False when *rest is empty. */
 bool mime_line(struct span *rest, struct span *line);
+/* Whether the lines of s end in a bare CR (old Macintosh files): its
+ * first line break is a CR with no LF after it. */
+bool mime_cr_lines(struct span s);
 /* Whether a line holds nothing but SP, HT and CR. */
 bool mime_blank(struct span line);
 
@@ -169,9 +172,19 @@ struct mime_work {
  * in the work buffer (as much as fits; the rest sets overflow). */
 struct span mime_decode(struct mime_work *w, struct span body,
                         enum mime_encoding enc);
-/* s trimmed, with each line break and the blanks around it made one
- * space.  s itself when it holds no line break, or when the buffer has no
- * room (which sets overflow). */
+/* s trimmed, with each line break (LF or CRLF) and the blanks around it
+ * made one space.  s itself when it holds no line break, or when the
+ * buffer has no room (which sets overflow). */
 struct span mime_unfold(struct mime_work *w, struct span s);
+/* s with each CR that no LF follows made an LF, so that mime_line() ends
+ * lines there: a copy in the buffer (the same length).  s itself when the
+ * buffer cannot hold it whole (which sets overflow). */
+struct span mime_cr_to_lf(struct mime_work *w, struct span s);
+/* s with its RFC 2047 encoded words ("=?UTF-8?Q?R=C3=A9ponse?=") decoded:
+ * Q and B, UTF-8 and US-ASCII as they are, ISO-8859-1 made UTF-8; words
+ * in other charsets, or malformed, are left as they are, and the blanks
+ * between two decoded words dropped.  s itself when it holds none, or
+ * when the buffer has no room (which sets overflow). */
+struct span mime_decode_words(struct mime_work *w, struct span s);
 
 #endif

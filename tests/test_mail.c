@@ -1,11 +1,13 @@
 /*
  * Bounce messages (src/mail.c, src/mime.c): the corpus of tests/mail/, one
- * row per file, each read with LF and with CRLF line ends from a buffer of
- * exactly its size (no NUL after it, so that valgrind or ASan catch any
- * read past the end); then the work buffer's limits, the recipient array's
- * limit, the nesting limit, huge inputs, truncations and garbage.
+ * row per file, each read with LF, CRLF and bare CR line ends from a
+ * buffer of exactly its size (no NUL after it, so that valgrind or ASan
+ * catch any read past the end); then the work buffer's limits, the
+ * recipient array's limit, the nesting limit, huge inputs, truncations
+ * and garbage, delimiters, line ends and encoded words.
  */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -55,8 +57,10 @@ static struct buf read_file(const char *name)
 	return b;
 }
 
-/* b with every line ending as crlf says, in a block of exactly its size. */
-static struct buf with_line_ends(struct buf b, int crlf)
+enum line_end { LF, CRLF, CR };
+
+/* b with every line ending in end, in a block of exactly its size. */
+static struct buf with_line_ends(struct buf b, enum line_end end)
 {
 	struct buf o;
 	size_t n = 0;
@@ -65,9 +69,10 @@ static struct buf with_line_ends(struct buf b, int crlf)
 	for (size_t i = 0; i < b.len; i++) {
 		if (b.s[i] == '\r' && i + 1 < b.len && b.s[i + 1] == '\n')
 			continue; /* the CR of a CRLF: written again below */
-		if (b.s[i] == '\n' && crlf)
+		if (b.s[i] == '\n' && end != LF)
 			o.s[n++] = '\r';
-		o.s[n++] = b.s[i];
+		if (b.s[i] != '\n' || end != CR)
+			o.s[n++] = b.s[i];
 	}
 	o.len = n;
 	o.s = realloc(o.s, n ? n : 1);
@@ -324,6 +329,20 @@ static const struct want_mail corpus[] = {
 	 "lists.example.org", 1,
 	 {{"member@example.com", "failed", "5.2.2", "5.2.2",
 	   "552 5.2.2 Mailbox full", "552 5.2.2", "mx1.example.com", 0}}},
+	/* The inner boundary starts with the outer one and "--": its
+	 * delimiters do not close the outer multipart. */
+	{"nested-boundary.eml", SMTPCODE_MAIL_DSN,
+	 "Returned mail: mailbox over quota", "relay.example.org", 1,
+	 {{"lena@example.net", "failed", "5.2.2", "5.2.2",
+	   "552 5.2.2 lena@example.net: quota exceeded, try again after "
+	   "emptying the mailbox",
+	   "552 5.2.2", "mx2.example.net", 0}}},
+	/* Known by their subjects, once decoded (RFC 2047). */
+	{.file = "undelivered-encoded.eml", .kind = SMTPCODE_MAIL_BOUNCE,
+	 .subject = "Undelivered Mail Returned to Sender", .reporting_mta = ""},
+	{.file = "autoreply-encoded.eml", .kind = SMTPCODE_MAIL_AUTOREPLY,
+	 .subject = "Abwesenheitsnotiz: Angebot f\xc3\xbcr die Wartung",
+	 .reporting_mta = ""},
 	{.file = "autoreply-ooo.eml", .kind = SMTPCODE_MAIL_AUTOREPLY,
 	 .subject = "Automatic reply: Project update", .reporting_mta = ""},
 	{.file = "autoreply-vacation.eml", .kind = SMTPCODE_MAIL_AUTOREPLY,
@@ -388,14 +407,17 @@ static void test_corpus(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof corpus / sizeof corpus[0]; i++) {
 		struct buf raw = read_file(corpus[i].file);
-		struct buf lf = with_line_ends(raw, 0);
-		struct buf crlf = with_line_ends(raw, 1);
+		struct buf lf = with_line_ends(raw, LF);
+		struct buf crlf = with_line_ends(raw, CRLF);
+		struct buf cr = with_line_ends(raw, CR);
 		expect_mail(&corpus[i], raw, find_code);
 		expect_mail(&corpus[i], lf, find_code);
 		expect_mail(&corpus[i], crlf, find_code);
+		expect_mail(&corpus[i], cr, find_code);
 		free(raw.s);
 		free(lf.s);
 		free(crlf.s);
+		free(cr.s);
 	}
 }
 
@@ -403,8 +425,10 @@ static void test_corpus(void **state)
 static void test_corpus_complete(void **state)
 {
 	static const char *const files[] = {
-		"arf.eml", "autoreply-ooo.eml", "autoreply-vacation.eml",
-		"deep-nesting.eml", "dsn-base64.eml", "dsn-generic-status.eml",
+		"arf.eml", "autoreply-encoded.eml", "autoreply-ooo.eml",
+		"autoreply-vacation.eml", "deep-nesting.eml", "dsn-base64.eml",
+		"dsn-generic-status.eml", "nested-boundary.eml",
+		"undelivered-encoded.eml",
 		"exchange-2003.eml", "exchange-online.eml", "exchange-onprem.eml",
 		"exim-xfailed.eml", "exim.eml", "global-dsn.eml", "gmail-old.eml",
 		"gmail.eml", "huge-header.eml", "ordinary-quoted.eml",
@@ -1081,6 +1105,308 @@ static void test_returned_original_not_read(void **state)
 	assert_int_equal(m.nrecipients, 0);
 }
 
+/* ---- Delimiters, line ends, encoded words, many recipients ---- */
+
+/* A close delimiter is "--B--" then only blanks (RFC 2046): "--B--x" is
+ * text, or an inner boundary's delimiter; "--B-- \t" closes, and what
+ * follows it (the epilogue) is not a part. */
+static void test_close_delimiter(void **state)
+{
+	static const char inner[] =
+		"Content-Type: multipart/report; report-type=delivery-status; "
+		"boundary=B\n\n"
+		"--B\nContent-Type: multipart/alternative; boundary=B--x\n\n"
+		"--B--x\nContent-Type: text/plain\n\nNot delivered.\n"
+		"--B--x--\n"
+		"--B\nContent-Type: message/delivery-status\n\n"
+		"Final-Recipient: rfc822; a@example.com\nStatus: 5.1.1\n"
+		"--B--\n";
+	static const char text[] =
+		"Content-Type: multipart/report; report-type=delivery-status; "
+		"boundary=B\n\n"
+		"--B\nContent-Type: text/plain\n\n--B--x is not the end\n"
+		"--B\nContent-Type: message/delivery-status\n\n"
+		"Final-Recipient: rfc822; b@example.com\nStatus: 5.1.1\n"
+		"--B-- \t\n"
+		"--B\nContent-Type: message/delivery-status\n\n"
+		"Final-Recipient: rfc822; epilogue@example.com\nStatus: 5.1.1\n";
+	char work[sizeof inner + sizeof text];
+	struct smtpcode_mail_recipient r[MAXR];
+	struct smtpcode_mail m = parse_string(inner, work, sizeof work, r);
+	(void)state;
+	assert_int_equal(m.kind, SMTPCODE_MAIL_DSN);
+	assert_int_equal(m.nrecipients, 1);
+	expect_text("inner", r[0].recipient, "a@example.com");
+	m = parse_string(text, work, sizeof work, r);
+	assert_int_equal(m.nrecipients, 1);
+	expect_text("text", r[0].recipient, "b@example.com");
+}
+
+/* Bare CR line ends are read from a copy in the work buffer: without
+ * room for it the message is not read as lines, and -1 says so.  CR CR
+ * LF, a CRLF file converted twice, still reads as lines ending in LF; a
+ * stray CR inside a line of an LF message stays text, even where the
+ * text is unfolded. */
+static void test_line_ends(void **state)
+{
+	static const char cr[] =
+		"From: MAILER-DAEMON@example.org\rSubject: Undelivered\r"
+		"Content-Type: message/delivery-status\r\r"
+		"Final-Recipient: rfc822; a@example.com\rAction: failed\r"
+		"Status: 5.1.1\rDiagnostic-Code: smtp; 550 5.1.1 gone\r";
+	static const char crcrlf[] =
+		"Subject: Undelivered\r\r\n"
+		"Content-Type: message/delivery-status\r\r\n\r\r\n"
+		"Final-Recipient: rfc822; b@example.com\r\r\nStatus: 5.2.2\r\r\n";
+	static const char stray[] =
+		"Subject: Undelivered\n"
+		"Content-Type: message/delivery-status\n\n"
+		"Final-Recipient: rfc822; c@example.com\n"
+		"Diagnostic-Code: smtp; 550 5.1.1 a\rb\n";
+	char work[sizeof cr];
+	struct smtpcode_mail_recipient r[MAXR];
+	struct smtpcode_mail m;
+	(void)state;
+	m = parse_string(cr, work, sizeof work, r);
+	assert_int_equal(m.kind, SMTPCODE_MAIL_DSN);
+	expect_text("cr subject", m.subject, "Undelivered");
+	assert_int_equal(m.nrecipients, 1);
+	expect_text("cr", r[0].diagnostic, "550 5.1.1 gone");
+	assert_int_equal(parse(cr, sizeof cr - 1, work, sizeof cr - 2, &m, r,
+	                       MAXR),
+	                 -1);
+	assert_int_equal(m.nrecipients, 0);
+	assert_int_equal(parse(cr, sizeof cr - 1, NULL, 0, &m, r, MAXR), -1);
+	assert_int_equal(m.kind, SMTPCODE_MAIL_OTHER);
+	m = parse_string(crcrlf, work, sizeof work, r);
+	assert_int_equal(m.kind, SMTPCODE_MAIL_DSN);
+	assert_int_equal(m.nrecipients, 1);
+	expect_text("cr cr lf", r[0].status, "5.2.2");
+	m = parse_string(stray, work, sizeof work, r);
+	assert_int_equal(m.nrecipients, 1);
+	expect_text("stray", r[0].diagnostic, "550 5.1.1 a\rb");
+}
+
+/* The subject as decoded from a header field "Subject: value". */
+static void expect_subject(const char *value, const char *want)
+{
+	char msg[512], work[512];
+	struct smtpcode_mail_recipient r[MAXR];
+	struct smtpcode_mail m;
+	int n = snprintf(msg, sizeof msg, "Subject: %s\n\nbody\n", value);
+	assert_true(n > 0 && (size_t)n < sizeof msg);
+	assert_int_equal(parse(msg, (size_t)n, work, (size_t)n, &m, r, MAXR),
+	                 0);
+	expect_text(value, m.subject, want);
+}
+
+/* RFC 2047: Q and B; UTF-8, US-ASCII (with RFC 2231's language) and
+ * ISO-8859-1, made UTF-8; the blanks between words dropped, those next to
+ * text kept; a character split between two words joined; other charsets,
+ * malformed words and an ISO-8859-1 word whose UTF-8 would outgrow it
+ * left as they are; a decoded line break made a space. */
+static void test_encoded_words(void **state)
+{
+	static const struct {
+		const char *value, *want;
+	} cases[] = {
+		{"=?UTF-8?Q?Automatic_reply:_R=C3=A9union?=",
+		 "Automatic reply: R\xc3\xa9union"},
+		{"=?utf-8?b?UmVwb25zZQ==?=", "Reponse"},
+		{"=?ISO-8859-1?Q?R=E9ponse_=E0_vous?=",
+		 "R\xc3\xa9ponse \xc3\xa0 vous"},
+		/* "Réponse automatique" in ISO-8859-1, base64. */
+		{"=?iso-8859-1?B?Uulwb25zZSBhdXRvbWF0aXF1ZQ==?=",
+		 "R\xc3\xa9ponse automatique"},
+		{"=?latin1?q?=FC?=", "\xc3\xbc"},
+		{"=?US-ASCII*EN?Q?Keith_Moore?=", "Keith Moore"},
+		{"(=?ISO-8859-1?Q?a?= b)", "(a b)"},
+		{"(=?ISO-8859-1?Q?a?=  \t =?ISO-8859-1?Q?b?=)", "(ab)"},
+		{"=?UTF-8?Q?a?=\n =?UTF-8?Q?b?=", "ab"},
+		{"x =?UTF-8?Q?a?= y", "x a y"},
+		/* "é" (C3 A9) split between two words. */
+		{"=?utf-8?B?UsM=?= =?utf-8?B?qXBvbnNl?=", "R\xc3\xa9ponse"},
+		{"=?windows-1252?Q?Automatic_reply?=",
+		 "=?windows-1252?Q?Automatic_reply?="},
+		{"=?windows-1252?Q?a?= =?UTF-8?Q?b?=",
+		 "=?windows-1252?Q?a?= b"},
+		{"=?UTF-8?X?abc?=", "=?UTF-8?X?abc?="},
+		{"=?UTF-8?Q?no end", "=?UTF-8?Q?no end"},
+		{"=?UTF-8?Q?a b?=", "=?UTF-8?Q?a b?="},
+		{"=??Q?a?=", "=??Q?a?="},
+		{"=?UTF-8?Q?" "?=", ""}, /* split: "??=" is a trigraph */
+		{"=?UTF-8?Q?=4?= =?UTF-8?Q?=ZZ?=", "=4=ZZ"},
+		{"=?UTF-8?Q?x=0D=0AX-Failed-Recipients:_e@example.com?=",
+		 "x  X-Failed-Recipients: e@example.com"},
+		/* 51 bytes of 0xE9: 102 in UTF-8, longer than the word. */
+		{"=?ISO-8859-1?B?6enp6enp6enp6enp6enp6enp6enp6enp6enp6enp6enp6enp"
+		 "6enp6enp6enp6enp6enp?=",
+		 "=?ISO-8859-1?B?6enp6enp6enp6enp6enp6enp6enp6enp6enp6enp6enp6enp"
+		 "6enp6enp6enp6enp6enp?="},
+		{"=?ISO-8859-1?B?6enp6Q==?=", "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"},
+		{"=?UTF-8?Q?=3D=3F?=", "=?"},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		expect_subject(cases[i].value, cases[i].want);
+}
+
+/* What the decoded subject changes: an encoded "Automatic reply" is an
+ * auto-reply, an encoded "Undelivered Mail" from a mailer daemon a bounce,
+ * and From is decoded too.  A decoded line break does not add a header
+ * field, even where the header is read again in place (bare CR line
+ * ends).  Without room in the work buffer the subject stays encoded. */
+static void test_encoded_subject_kinds(void **state)
+{
+	static const char reply[] =
+		"From: a@example.com\n"
+		"Subject: =?UTF-8?Q?Automatic_reply:_hello?=\n\nAway.\n";
+	static const char bounce[] =
+		"From: =?UTF-8?Q?Mail_Delivery_System?= "
+		"<MAILER-DAEMON@example.org>\n"
+		"Subject: =?UTF-8?B?VW5kZWxpdmVyZWQgTWFpbA==?=\n\nGone.\n";
+	static const char injected[] =
+		"From: a@example.com\r"
+		"Subject: =?UTF-8?Q?x=0AX-Failed-Recipients:_e@example.com?=\r"
+		"\rA note.\r";
+	char work[256];
+	struct smtpcode_mail_recipient r[MAXR];
+	struct smtpcode_mail m;
+	(void)state;
+	m = parse_string(reply, work, sizeof work, r);
+	assert_int_equal(m.kind, SMTPCODE_MAIL_AUTOREPLY);
+	m = parse_string(bounce, work, sizeof work, r);
+	assert_int_equal(m.kind, SMTPCODE_MAIL_BOUNCE);
+	expect_text("from", m.from,
+	            "Mail Delivery System <MAILER-DAEMON@example.org>");
+	expect_text("subject", m.subject, "Undelivered Mail");
+	m = parse_string(injected, work, sizeof work, r);
+	assert_int_equal(m.kind, SMTPCODE_MAIL_OTHER);
+	assert_int_equal(m.nrecipients, 0);
+	assert_int_equal(parse(reply, sizeof reply - 1, NULL, 0, &m, r, MAXR),
+	                 -1);
+	expect_text("no room", m.subject,
+	            "=?UTF-8?Q?Automatic_reply:_hello?=");
+	assert_int_equal(m.kind, SMTPCODE_MAIL_OTHER);
+}
+
+static bool same_text(struct smtpcode_text a, struct smtpcode_text b)
+{
+	return a.s == b.s && a.len == b.len;
+}
+
+static bool same_query(const struct smtpcode_query *a,
+                       const struct smtpcode_query *b)
+{
+	return a->basic == b->basic && a->enhanced == b->enhanced &&
+	       a->cls == b->cls && a->subject == b->subject &&
+	       a->detail == b->detail && a->text_off == b->text_off &&
+	       a->text_len == b->text_len;
+}
+
+static bool same_recipient(const struct smtpcode_mail_recipient *a,
+                           const struct smtpcode_mail_recipient *b)
+{
+	return same_text(a->recipient, b->recipient) &&
+	       same_text(a->action, b->action) &&
+	       same_text(a->status, b->status) &&
+	       same_text(a->diagnostic, b->diagnostic) &&
+	       same_text(a->remote_mta, b->remote_mta) &&
+	       same_query(&a->status_code, &b->status_code) &&
+	       same_query(&a->diagnostic_code, &b->diagnostic_code);
+}
+
+/* Exim's details: the host only before the reply (the reply may be
+ * unfolded in place, here with bare CR line ends, which would move a host
+ * inside it); without a code, the text after a host line that starts
+ * them.  The same with LF and with CR line ends. */
+static void test_exim_details(void **state)
+{
+	static const char msg[] =
+		"Subject: Mail delivery failed\n\n"
+		"A message that you sent could not be delivered to one or more "
+		"of its\nrecipients. The following address(es) failed:\n\n"
+		"  a@example.com\n"
+		"    host mx.example.com [192.0.2.1]: Connection timed out\n"
+		"  b@example.com\n"
+		"    host mx.example.net [192.0.2.2]\n"
+		"    Connection refused\n"
+		"  c@example.com\n"
+		"    550 5.1.1 no such user\n"
+		"    host late.example [192.0.2.3]\n"
+		"  d@example.com\n"
+		"    retry timeout exceeded\n"
+		"    host late.example [192.0.2.4]\n";
+	static const char *const want[][3] = {
+		{"a@example.com", "Connection timed out", "mx.example.com"},
+		{"b@example.com", "Connection refused", "mx.example.net"},
+		{"c@example.com", "550 5.1.1 no such user host late.example "
+		                  "[192.0.2.3]", ""},
+		{"d@example.com", "retry timeout exceeded host late.example "
+		                  "[192.0.2.4]", ""},
+	};
+	struct buf raw = {(char *)msg, sizeof msg - 1};
+	char work[sizeof msg];
+	struct smtpcode_mail_recipient r[MAXR];
+	struct smtpcode_mail m;
+	static const enum line_end ends[] = {LF, CR};
+	(void)state;
+	for (size_t e = 0; e < sizeof ends / sizeof ends[0]; e++) {
+		struct buf b = with_line_ends(raw, ends[e]);
+		assert_int_equal(parse(b.s, b.len, work, b.len, &m, r, MAXR), 0);
+		assert_int_equal(m.nrecipients, 4);
+		for (size_t i = 0; i < 4; i++) {
+			expect_text("recipient", r[i].recipient, want[i][0]);
+			expect_text("diagnostic", r[i].diagnostic, want[i][1]);
+			expect_text("remote", r[i].remote_mta, want[i][2]);
+		}
+		free(b.s);
+	}
+}
+
+/* A DSN for 1000 addresses: all counted with a small array, all stored
+ * with one of that size, the same first ones either way (what --mail
+ * does when the first array was too small). */
+static void test_all_recipients(void **state)
+{
+	static const char head[] =
+		"Subject: Undelivered Mail Returned to Sender\n"
+		"Content-Type: message/delivery-status\n\n"
+		"Reporting-MTA: dns; mx.example.org\n";
+	size_t size = 100000, n = sizeof head - 1, total = 1000;
+	char *msg = malloc(size), *work = malloc(size);
+	struct smtpcode_mail_recipient *all = calloc(total, sizeof *all);
+	struct smtpcode_mail_recipient some[256];
+	struct smtpcode_mail m;
+	char want[32];
+	(void)state;
+	assert_non_null(msg);
+	assert_non_null(work);
+	assert_non_null(all);
+	memcpy(msg, head, n);
+	for (size_t i = 0; i < total; i++)
+		n += (size_t)snprintf(msg + n, size - n,
+		                      "\nFinal-Recipient: rfc822; u%zu@example.com\n"
+		                      "Action: failed\nStatus: 5.1.1\n",
+		                      i);
+	assert_true(n < size);
+	assert_int_equal(parse(msg, n, work, n, &m, some, 256), 0);
+	assert_int_equal(m.nrecipients, total);
+	expect_text("256th", some[255].recipient, "u255@example.com");
+	assert_int_equal(parse(msg, n, work, n, &m, all, m.nrecipients), 0);
+	assert_int_equal(m.nrecipients, total);
+	for (size_t i = 0; i < total; i++) {
+		snprintf(want, sizeof want, "u%zu@example.com", i);
+		expect_text("recipient", all[i].recipient, want);
+		expect_text("status", all[i].status, "5.1.1");
+	}
+	for (size_t i = 0; i < 256; i++)
+		assert_true(same_recipient(&some[i], &all[i]));
+	free(msg);
+	free(work);
+	free(all);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1104,6 +1430,12 @@ int main(void)
 		cmocka_unit_test(test_mime_corners),
 		cmocka_unit_test(test_autoreply_markers),
 		cmocka_unit_test(test_returned_original_not_read),
+		cmocka_unit_test(test_close_delimiter),
+		cmocka_unit_test(test_line_ends),
+		cmocka_unit_test(test_encoded_words),
+		cmocka_unit_test(test_encoded_subject_kinds),
+		cmocka_unit_test(test_all_recipients),
+		cmocka_unit_test(test_exim_details),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
