@@ -11,9 +11,13 @@
  * used or what it held before (the two runs compare equal, offset by
  * offset and byte by byte), nor on the size of the recipients array
  * (nrecipients counts them all, and the first min(nrecipients, max) are
- * stored); a kind that has no recipients has none; with a smaller work
- * buffer the spans still lie inside, and when it reports no overflow the
- * result is the full one.
+ * stored); given an array of nrecipients, as --mail gives when the first
+ * was too small, every recipient is stored and the first ones are the
+ * same; a kind that has no recipients has none; From and Subject hold no
+ * LF (unfolded, their encoded words decoded); a message without
+ * LF reads as the same message with each CR an LF (bare CR line ends);
+ * with a smaller work buffer the spans still lie inside, and when it
+ * reports no overflow the result is the full one.
  */
 #include "fuzz.h"
 
@@ -22,6 +26,7 @@
 struct run {
 	struct smtpcode_mail m;
 	struct smtpcode_mail_recipient r[MAX_RECIPIENTS];
+	struct smtpcode_mail_recipient *all; /* NULL, or room for every one */
 	char *work;
 	size_t worksize;
 	int ret;
@@ -83,6 +88,11 @@ static void check_diagnostic(struct smtpcode_text d,
 	}
 }
 
+static int has_line_break(struct smtpcode_text t)
+{
+	return t.len && memchr(t.s, '\n', t.len);
+}
+
 static void check_run(const struct run *x)
 {
 	const struct smtpcode_mail *m = &x->m;
@@ -91,6 +101,8 @@ static void check_run(const struct run *x)
 	check_text(x, m->from);
 	check_text(x, m->subject);
 	check_text(x, m->reporting_mta);
+	if (x->worksize >= msg_len) /* room to unfold and decode */
+		CHECK(!has_line_break(m->from) && !has_line_break(m->subject));
 	CHECK(m->kind >= SMTPCODE_MAIL_OTHER && m->kind <= SMTPCODE_MAIL_FEEDBACK);
 	if (m->kind == SMTPCODE_MAIL_OTHER || m->kind == SMTPCODE_MAIL_FEEDBACK ||
 	    m->kind == SMTPCODE_MAIL_AUTOREPLY)
@@ -167,7 +179,37 @@ static void check_same(const struct run *a, const struct run *b)
 	CHECK(same_text(a, a->m.subject, b, b->m.subject));
 	CHECK(same_text(a, a->m.reporting_mta, b, b->m.reporting_mta));
 	for (size_t i = 0; i < stored; i++)
-		CHECK(same_recipient(a, &a->r[i], b, &b->r[i]));
+		CHECK(same_recipient(a, &a->m.recipients[i], b,
+		                     &b->m.recipients[i]));
+}
+
+/* The same bytes (wherever they lie). */
+static int same_bytes(struct smtpcode_text x, struct smtpcode_text y)
+{
+	return x.len == y.len && (x.len == 0 || memcmp(x.s, y.s, x.len) == 0);
+}
+
+/* The same result read from two different messages of the same length,
+ * text by text. */
+static void check_same_text(const struct run *a, const struct run *b)
+{
+	size_t stored = a->m.nrecipients < MAX_RECIPIENTS ? a->m.nrecipients
+	                                                  : MAX_RECIPIENTS;
+	CHECK(a->ret == b->ret && a->m.kind == b->m.kind);
+	CHECK(a->m.nrecipients == b->m.nrecipients);
+	CHECK(same_bytes(a->m.from, b->m.from));
+	CHECK(same_bytes(a->m.subject, b->m.subject));
+	CHECK(same_bytes(a->m.reporting_mta, b->m.reporting_mta));
+	for (size_t i = 0; i < stored; i++) {
+		const struct smtpcode_mail_recipient *x = &a->r[i], *y = &b->r[i];
+		CHECK(same_bytes(x->recipient, y->recipient));
+		CHECK(same_bytes(x->action, y->action));
+		CHECK(same_bytes(x->status, y->status));
+		CHECK(same_bytes(x->diagnostic, y->diagnostic));
+		CHECK(same_bytes(x->remote_mta, y->remote_mta));
+		CHECK(fuzz_query_eq(&x->status_code, &y->status_code));
+		CHECK(fuzz_query_eq(&x->diagnostic_code, &y->diagnostic_code));
+	}
 }
 
 /* A run with a work buffer of exactly worksize bytes (NULL for 0),
@@ -184,6 +226,12 @@ static void parse(struct run *x, const char *msg, size_t len,
 		memset(x->work, junk, worksize);
 	x->m.recipients = max ? x->r : NULL;
 	x->m.max = max;
+	if (max > MAX_RECIPIENTS) { /* room for all: an array of its own */
+		x->all = malloc(max * sizeof *x->all);
+		if (!x->all)
+			abort();
+		x->m.recipients = x->all;
+	}
 	/* Junk in the outputs too: the parser must set what it returns. */
 	x->m.kind = (enum smtpcode_mail_kind)junk;
 	x->m.nrecipients = (size_t)junk;
@@ -210,6 +258,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	parse(b, msg, size, size, size ? data[0] % 4 : 0, 0x55);
 	check_same(a, b);
 	free(b->work);
+	/* With room for every recipient: all stored, the first the same. */
+	if (a->m.nrecipients > MAX_RECIPIENTS) {
+		parse(b, msg, size, size, a->m.nrecipients, 0x33);
+		check_same(a, b);
+		free(b->work);
+		free(b->all);
+	}
+	/* Without LF, CR ends lines: as the same message with LF. */
+	if (size && !memchr(msg, '\n', size) && memchr(msg, '\r', size)) {
+		char *lf = malloc(size);
+		if (!lf)
+			abort();
+		for (size_t i = 0; i < size; i++)
+			lf[i] = msg[i] == '\r' ? '\n' : msg[i];
+		msg_base = lf;
+		parse(b, lf, size, size, MAX_RECIPIENTS, 0x11);
+		msg_base = msg;
+		check_same_text(a, b);
+		free(b->work);
+		free(lf);
+	}
 
 	/* A smaller work buffer: half, or a size the message picks. */
 	small = size / 2;
