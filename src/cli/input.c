@@ -16,16 +16,34 @@
 #include "output.h"
 #include "scan.h"
 
+/* Whether the regular file st is also standard output, as cat checks:
+ * `smtpcode --annotate log >> log` would read its own output, and grow
+ * the file until the disk is full. */
+static bool is_output(const struct stat *st)
+{
+	struct stat out;
+	return S_ISREG(st->st_mode) && fstat(STDOUT_FILENO, &out) == 0 &&
+	       st->st_dev == out.st_dev && st->st_ino == out.st_ino;
+}
+
 static int open_input(const char *path)
 {
 	int fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY);
+	const char *why = NULL;
 	struct stat st;
 	if (fd < 0) {
 		input_error(path, strerror(errno));
 		return -1;
 	}
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		input_error(path, strerror(EISDIR));
+	if (fstat(fd, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			why = strerror(EISDIR);
+		else if (is_output(&st))
+			why = "input file is output file (write the output to "
+			      "another file)";
+	}
+	if (why) {
+		input_error(path, why);
 		if (fd != STDIN_FILENO)
 			close(fd);
 		return -1;
@@ -287,6 +305,17 @@ int each_line(const char *path, line_fn *fn, void *ctx)
 	return reader_close(r);
 }
 
+/* Whether fd is at its end: one byte read to tell (a pipe has no size
+ * to ask); -1 after a read error (errno set). */
+static int at_end(int fd)
+{
+	char probe;
+	ssize_t got;
+	while ((got = read(fd, &probe, 1)) < 0 && errno == EINTR)
+		;
+	return got < 0 ? -1 : got == 0;
+}
+
 int read_whole(const char *path, char **data, size_t *size, size_t *len)
 {
 	int fd = open_input(path);
@@ -296,12 +325,23 @@ int read_whole(const char *path, char **data, size_t *size, size_t *len)
 		return -1;
 	for (;;) {
 		ssize_t got;
+		if (have == MAX_MESSAGE) { /* the limit is inclusive */
+			int end = at_end(fd);
+			if (end == 1)
+				break;
+			input_error(path, end < 0 ? strerror(errno)
+			                  : "message too big (the limit is 64 MiB)");
+			if (fd != STDIN_FILENO)
+				close(fd);
+			return -1;
+		}
 		if (have == *size) {
 			size_t bigger = *size ? 2 * *size : (size_t)1 << 16;
-			char *grown = *size < MAX_MESSAGE ? realloc(*data, bigger) : NULL;
-			if (!grown) {
-				input_error(path, *size < MAX_MESSAGE ? strerror(ENOMEM)
-				                  : "message too big (> 64 MiB)");
+			char *grown;
+			if (bigger > MAX_MESSAGE)
+				bigger = MAX_MESSAGE;
+			if (!(grown = realloc(*data, bigger))) {
+				input_error(path, strerror(ENOMEM));
 				if (fd != STDIN_FILENO)
 					close(fd);
 				return -1;

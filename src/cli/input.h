@@ -5,7 +5,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The longest message --mail reads. */
+/* The longest message --mail reads (64 MiB, which the error message
+ * names): one of exactly this size is read, a longer one refused. */
 #define MAX_MESSAGE ((size_t)64 << 20)
 
 /* Called for each line, without its newline. */
@@ -34,7 +35,9 @@ struct block {
 };
 
 struct reader;
-/* A reader of path ("-": standard input); NULL after reporting why not. */
+/* A reader of path ("-": standard input); NULL after reporting why not:
+ * it cannot be opened, is a directory, or is the regular file that
+ * standard output writes to (as cat, which refuses it too). */
 struct reader *reader_open(const char *path);
 /* The next block, read into buf[0..BLOCK_SIZE): 1, or 0 at the end.  The
  * bytes of the previous block's buffer after that block (the start of a
@@ -49,7 +52,8 @@ void each_line_in(const struct block *b, line_fn *fn, void *ctx);
 
 /* Read all of path into the heap buffer *data of *size bytes (NULL and 0
  * at first; grown as needed, and kept for the next message), *len bytes
- * of it read; 0, or -1 after reporting the error. */
+ * of it read; 0, or -1 after reporting the error (those of reader_open(),
+ * or a message longer than MAX_MESSAGE). */
 int read_whole(const char *path, char **data, size_t *size, size_t *len);
 
 /* "smtpcode: FILE: why" on stderr. */

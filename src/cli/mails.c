@@ -4,6 +4,7 @@
  * with it, and the full verdict, which rests on the DSN's Status: unless
  * that is generic (X.0.0) and the diagnostic is specific.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,9 @@
 #include "output.h"
 #include "render.h"
 
-#define MAX_RECIPIENTS 256
+/* Room for this many recipients at first: a DSN with more is parsed again
+ * with an array for all of them. */
+#define FIRST_RECIPIENTS 256
 
 static const char *kind_name(enum smtpcode_mail_kind k)
 {
@@ -139,19 +142,59 @@ static void explain(const char *file, const struct mail_options *o,
 }
 
 /*
- * A message and the library's working copy of it, in buffers kept from
- * message to message (a folder of bounces is read in one run: memory
- * given back and asked for again per message costs more than reading).
+ * A message, the library's working copy of it and the recipients, in
+ * buffers kept from message to message (a folder of bounces is read in
+ * one run: memory given back and asked for again per message costs more
+ * than reading).
  */
 struct buffers {
 	char *msg, *work;
 	size_t msg_size, work_size;
+	struct smtpcode_mail_recipient *recipients;
+	size_t nrecipients; /* room for */
 };
+
+/* Room for n recipients in b; false when there is no memory for them. */
+static bool recipients_room(struct buffers *b, size_t n)
+{
+	struct smtpcode_mail_recipient *more;
+	if (n <= b->nrecipients)
+		return true;
+	if (n > SIZE_MAX / sizeof *more)
+		return false;
+	more = realloc(b->recipients, n * sizeof *more);
+	if (!more)
+		return false;
+	b->recipients = more;
+	b->nrecipients = n;
+	return true;
+}
+
+/* Parse the message in b into *mail with every recipient stored: a
+ * second time, into an array for all, when the first had too little
+ * room (the library counts those it could not store).  0, or -1 when
+ * there is no memory for them. */
+static int parse_mail(struct buffers *b, size_t len, struct smtpcode_mail *mail)
+{
+	if (!recipients_room(b, FIRST_RECIPIENTS))
+		return -1;
+	memset(mail, 0, sizeof *mail);
+	mail->recipients = b->recipients;
+	mail->max = b->nrecipients;
+	smtpcode_mail_parse(b->msg, len, b->work, len + 1, mail);
+	if (mail->nrecipients <= mail->max)
+		return 0;
+	if (!recipients_room(b, mail->nrecipients))
+		return -1;
+	mail->recipients = b->recipients;
+	mail->max = b->nrecipients;
+	smtpcode_mail_parse(b->msg, len, b->work, len + 1, mail);
+	return 0;
+}
 
 static int read_mail(const char *path, const struct mail_options *o,
                      struct buffers *b)
 {
-	static struct smtpcode_mail_recipient recipients[MAX_RECIPIENTS];
 	struct smtpcode_mail mail;
 	const char *file = strcmp(path, "-") == 0 ? "(standard input)" : path;
 	size_t len;
@@ -167,10 +210,10 @@ static int read_mail(const char *path, const struct mail_options *o,
 		b->work = work;
 		b->work_size = len + 1;
 	}
-	memset(&mail, 0, sizeof mail);
-	mail.recipients = recipients;
-	mail.max = MAX_RECIPIENTS;
-	smtpcode_mail_parse(b->msg, len, b->work, len + 1, &mail);
+	if (parse_mail(b, len, &mail) != 0) {
+		input_error(path, "out of memory for its recipients");
+		return -1;
+	}
 	if (o->format == RECORD_JSON && mail.nrecipients == 0) {
 		out_str("{\"file\":");
 		json_plain(file);
@@ -184,11 +227,10 @@ static int read_mail(const char *path, const struct mail_options *o,
 		sink_number(NULL, mail.nrecipients);
 		out_str(mail.nrecipients == 1 ? " recipient\n\n" : " recipients\n\n");
 	}
+	/* parse_mail() stored them all (max only keeps a broken library
+	 * from sending this past the array). */
 	for (size_t i = 0; i < mail.nrecipients && i < mail.max; i++)
 		explain(file, o, &mail, (long)i);
-	if (mail.nrecipients > mail.max && o->format == RECORD_TEXT)
-		out_printf("(%zu more recipients not shown)\n",
-		           mail.nrecipients - mail.max);
 	return 0;
 }
 
@@ -200,7 +242,7 @@ int read_mails(const struct mail_options *o, int nfiles, char **files)
 		nfiles = 1;
 		files = stdin_only;
 	}
-	struct buffers b = {NULL, NULL, 0, 0};
+	struct buffers b = {NULL, NULL, 0, 0, NULL, 0};
 	memo_on(); /* each code explained in full once, copied after that */
 	for (int i = 0; i < nfiles; i++)
 		if (read_mail(files[i], o, &b) != 0)
@@ -208,5 +250,6 @@ int read_mails(const struct mail_options *o, int nfiles, char **files)
 	memo_off();
 	free(b.msg);
 	free(b.work);
+	free(b.recipients);
 	return status;
 }
