@@ -382,7 +382,7 @@ static void test_message_too_big(void **state)
 	run(r, argv, big, NULL);
 	assert_int_equal(r->status, 2);
 	assert_non_null(strstr(r->err, "(standard input): message too big "
-	                               "(> 64 MiB)\n"));
+	                               "(the limit is 64 MiB)\n"));
 	assert_string_equal(r->out, "");
 	free(big);
 	test_free(r);
