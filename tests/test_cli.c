@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -596,6 +597,44 @@ static void test_write_error(void **state)
 	test_free(r);
 }
 
+/* SMTPCODE_WORKERS sets how many threads read logs (1 to 4): anything
+ * else is refused, in one line, with exit 2; any it takes gives the same
+ * output. */
+static void test_workers(void **state)
+{
+	static const char *const bad[] = {"0", "5", "abc", "2x", "-1", " 2"};
+	static const char *const good[] = {"1", "2", "3", "4", ""};
+	char *argv[] = {SMTPCODE_BIN, "--extract", "--tsv", LOG, NULL};
+	struct run *r = test_malloc(sizeof *r);
+	char *first = NULL;
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		setenv("SMTPCODE_WORKERS", bad[i], 1);
+		run(r, argv, NULL, NULL);
+		assert_int_equal(r->status, 2);
+		assert_string_equal(r->out, "");
+		if (!strstr(r->err, "smtpcode: SMTPCODE_WORKERS is '") ||
+		    !strstr(r->err, "': expected 1 to 4 (threads to read logs "
+		                    "with)\n") ||
+		    strchr(r->err, '\n') != r->err + strlen(r->err) - 1)
+			fail_msg("SMTPCODE_WORKERS=%s: %s", bad[i], r->err);
+	}
+	for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+		setenv("SMTPCODE_WORKERS", good[i], 1);
+		run(r, argv, NULL, NULL);
+		assert_int_equal(r->status, 0);
+		assert_string_equal(r->err, "");
+		assert_non_null(strstr(r->out, "\tann@example.com\t"));
+		if (!first)
+			first = strdup(r->out);
+		else
+			assert_string_equal(r->out, first);
+	}
+	unsetenv("SMTPCODE_WORKERS");
+	free(first);
+	test_free(r);
+}
+
 #define NCASES (sizeof cases / sizeof *cases)
 
 int main(void)
@@ -606,8 +645,9 @@ int main(void)
 	    cmocka_unit_test(test_log_quoted_address),
 	    cmocka_unit_test(test_piped_unwrapped),
 	    cmocka_unit_test(test_write_error),
+	    cmocka_unit_test(test_workers),
 	};
-	static struct CMUnitTest tests[NCASES + 3];
+	static struct CMUnitTest tests[NCASES + 6];
 	static char names[NCASES][64];
 	size_t n = 0;
 
@@ -625,7 +665,7 @@ int main(void)
 		tests[n] = (struct CMUnitTest){names[i], test_case, NULL, NULL,
 		                               (void *)(uintptr_t)c};
 	}
-	for (size_t i = 0; i < 3; i++)
+	for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
 		tests[n++] = fixed[i];
 	return _cmocka_run_group_tests("cli", tests, n, NULL, NULL);
 }

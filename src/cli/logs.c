@@ -514,51 +514,93 @@ static void each(void *ctx, const char *line, size_t len, unsigned long lineno)
 
 /*
  * The log modes on several cores.  The main thread reads blocks of whole
- * lines (input.h) into a pool of buffers; workers take the blocks in the
- * order they were read.  For --summary each worker counts into a summary
- * of its own, and the summaries are merged at the end: the counts do not
- * depend on which worker saw which line.  For --extract and --annotate
- * each worker renders a block's output into memory (a capture of the
- * pool's), with caches of its own, and a writer thread writes the
- * captures in the order the blocks were read: the output is the same as
- * from one thread, and a worker goes on to the next block while its
- * output waits for the reader at the other end of a pipe.
+ * lines (input.h) into a few buffers and cuts each into slices of lines;
+ * workers take the slices in the order they were cut.  For --summary each
+ * worker counts into a summary of its own, and the summaries are merged
+ * at the end: the counts do not depend on which worker saw which line.
+ * For --extract and --annotate each worker renders a slice's output into
+ * a capture of fixed size, with caches of its own, and the output is
+ * written in the order of the slices: the same as from one thread.
  *
- * No deadlock: a block is taken together with a free capture, both in
- * the order the blocks were read, so the oldest block whose output is
- * not yet written always has its capture, in some worker's hands or
- * ready for the writer.
+ * Memory stays flat whatever the lines, the file names and the number of
+ * workers: NBUFFERS blocks however many workers there are (their jobs are
+ * slices of a block, not blocks), and a capture per worker and two more,
+ * all taken at the start, none grown.  A capture full before its slice
+ * is done is written out then if its slice is the next to be written,
+ * else when it becomes so (drain(): its worker waits), and the worker
+ * goes on into the emptied capture: a slice whose output is large (a long
+ * file name repeated in every record, JSON of short lines) is written in
+ * pieces, in order.
+ *
+ * A slice's size follows the output its lines made lately (slice_size()),
+ * so that slices whose output fits a capture are as long as they may be:
+ * a slice costs a few locks and a write.  Its first line's number comes
+ * from counting the lines of the slices before it in its block (only for
+ * --extract, which shows the numbers).
+ *
+ * Who writes: the worker that finishes the slice next in order writes its
+ * capture, then those of the slices after it that are done, until one is
+ * not; a slice done out of order leaves its capture ready for that.  So
+ * output goes out as soon as it may, without a thread to wake for it.
+ *
+ * No deadlock: a slice is taken together with a free capture, both in the
+ * order the slices were cut, so the slice next to be written always has
+ * its capture, in the hands of a worker that does not wait for its turn
+ * (it has it), or ready for the worker that makes it next.
  */
-#define MAX_WORKERS 4
+#define MAX_WORKERS LOG_MAX_WORKERS
 #define WORKER_STACK ((size_t)8 << 20)
-#define NBUFFERS (2 * MAX_WORKERS)
+#define NBUFFERS 2                  /* one read while one is worked on */
+#define CAPTURE_SIZE ((size_t)128 << 10)
+#define NCAPTURES (MAX_WORKERS + 2) /* one a worker, and two done early */
+/* A slice's lines: at least SLICE_MIN bytes (but the last of a block),
+ * as many as should make half a capture of output (slice_size()). */
+#define SLICE_MIN ((size_t)4 << 10)
+#define SLICE_FIRST ((size_t)32 << 10) /* before any output is measured */
+#define SLICE_MAX ((size_t)256 << 10)
+#define MAX_SLICES (BLOCK_SIZE / SLICE_MIN + 1)
+#define MAX_JOBS (NBUFFERS * MAX_SLICES)
 
 struct job {
-	struct block block;
-	int buffer;
-	int capture;       /* where its output goes; -1 for --summary */
-	const char *file;  /* as shown */
-	unsigned long seq; /* blocks read before it */
+	struct block slice; /* lines of a block, numbered from slice.first */
+	int buffer;         /* the block's */
+	int capture;        /* where its output goes; -1 for --summary */
+	const char *file;   /* as shown */
+	unsigned long seq;  /* slices cut before it */
 };
 
-enum capture_state { CAPTURE_FREE, CAPTURE_RENDERING, CAPTURE_READY };
+enum capture_state { CAPTURE_FREE, CAPTURE_RENDERING, CAPTURE_READY,
+                     CAPTURE_WRITING };
+
+struct pool;
+
+/* A slice's output, in the order the slices were cut. */
+struct capture {
+	struct out_capture out; /* first: drain() is given its address */
+	struct pool *pool;
+	enum capture_state state;
+	unsigned long seq;      /* the slice it holds */
+	size_t drained;         /* of its output, written before it was done */
+};
 
 struct pool {
 	pthread_mutex_t lock;
-	pthread_cond_t changed; /* a block queued, a buffer or capture freed, an
-	                           output ready or written, the end */
+	pthread_cond_t buffer_free; /* for the reader */
+	pthread_cond_t job_free;    /* slices queued, a capture freed, the end */
+	pthread_cond_t turn;        /* slices written */
+	char *memory;               /* the buffers' and the captures' */
 	char *buffers[NBUFFERS];
+	int slices_left[NBUFFERS];  /* of its block: not yet worked on */
 	bool busy[NBUFFERS];
-	int nbuffers;
-	struct out_capture captures[NBUFFERS];
-	enum capture_state state[NBUFFERS];
-	unsigned long capture_seq[NBUFFERS]; /* the block a ready one holds */
-	int ncaptures;                        /* 0 for --summary */
-	struct job queue[NBUFFERS];           /* read, not yet taken */
-	int head, queued;
+	bool numbered;              /* slices need their first line's number */
+	struct capture captures[NCAPTURES];
+	int ncaptures;              /* 0 for --summary */
+	struct job queue[MAX_JOBS]; /* cut, not yet taken */
+	size_t head, queued;
 	bool closed;                /* nothing more to read */
-	unsigned long nread;        /* blocks queued so far */
-	unsigned long nwritten;     /* blocks whose output is written */
+	unsigned long ncut;         /* slices queued so far */
+	unsigned long nwritten;     /* slices whose output is written */
+	uint64_t bytes_in, bytes_out; /* of the slices done lately */
 };
 
 struct worker {
@@ -568,42 +610,107 @@ struct worker {
 	struct log_ctx *ctx;     /* the other modes */
 };
 
-/* The first capture in state st (and, ready, holding block seq); -1. */
-static int capture_in(const struct pool *p, enum capture_state st,
-                      unsigned long seq)
+/* The capture in state st holding slice seq (any, for CAPTURE_FREE), or
+ * NULL. */
+static struct capture *capture_in(struct pool *p, enum capture_state st,
+                                  unsigned long seq)
 {
 	for (int i = 0; i < p->ncaptures; i++)
-		if (p->state[i] == st &&
-		    (st != CAPTURE_READY || p->capture_seq[i] == seq))
-			return i;
-	return -1;
+		if (p->captures[i].state == st &&
+		    (st == CAPTURE_FREE || p->captures[i].seq == seq))
+			return &p->captures[i];
+	return NULL;
 }
 
-/* The next block, with a capture for its output unless the pool keeps
- * none; false when there are no more blocks. */
+/* The next slice, with a capture for its output unless the pool keeps
+ * none; false when there are no more slices. */
 static bool take_job(struct pool *p, struct job *j)
 {
-	int c = -1;
+	struct capture *c = NULL;
 
 	pthread_mutex_lock(&p->lock);
 	for (;;) {
 		if (p->queued &&
-		    (!p->ncaptures || (c = capture_in(p, CAPTURE_FREE, 0)) >= 0))
+		    (!p->ncaptures || (c = capture_in(p, CAPTURE_FREE, 0)) != NULL))
 			break;
 		if (!p->queued && p->closed) {
 			pthread_mutex_unlock(&p->lock);
 			return false;
 		}
-		pthread_cond_wait(&p->changed, &p->lock);
+		pthread_cond_wait(&p->job_free, &p->lock);
 	}
 	*j = p->queue[p->head];
-	p->head = (p->head + 1) % NBUFFERS;
+	p->head = (p->head + 1) % MAX_JOBS;
 	p->queued--;
-	j->capture = c;
-	if (c >= 0)
-		p->state[c] = CAPTURE_RENDERING;
+	j->capture = c ? (int)(c - p->captures) : -1;
+	if (c) {
+		c->state = CAPTURE_RENDERING;
+		c->seq = j->seq;
+		c->drained = 0;
+	}
 	pthread_mutex_unlock(&p->lock);
 	return true;
+}
+
+/* With the lock held: the captures of the slices done, from the next one
+ * to be written on, written out in order (the lock let go meanwhile). */
+static void write_ready(struct pool *p)
+{
+	struct capture *c;
+	unsigned long from = p->nwritten;
+
+	while ((c = capture_in(p, CAPTURE_READY, p->nwritten)) != NULL) {
+		c->state = CAPTURE_WRITING;
+		pthread_mutex_unlock(&p->lock);
+		out_capture_write(&c->out);
+		pthread_mutex_lock(&p->lock);
+		c->state = CAPTURE_FREE;
+		p->nwritten++;
+	}
+	if (p->nwritten != from) {
+		pthread_cond_broadcast(&p->turn);
+		pthread_cond_broadcast(&p->job_free);
+	}
+}
+
+/* A capture full before its slice is done (out_capture's drain): written
+ * out and emptied once its slice is the next to be written.  Until its
+ * slice is done, nothing else is written: this worker has the turn. */
+static void drain(struct out_capture *out)
+{
+	struct capture *c = (struct capture *)(void *)out;
+	struct pool *p = c->pool;
+
+	pthread_mutex_lock(&p->lock);
+	while (p->nwritten != c->seq)
+		pthread_cond_wait(&p->turn, &p->lock);
+	pthread_mutex_unlock(&p->lock);
+	out_capture_write(out);
+	c->drained += out->len;
+	out->len = 0;
+}
+
+/* Slice j done: its block's buffer freed when it was the last of it, its
+ * output ready to be written. */
+static void job_done(struct pool *p, const struct job *j)
+{
+	pthread_mutex_lock(&p->lock);
+	if (--p->slices_left[j->buffer] == 0) {
+		p->busy[j->buffer] = false;
+		pthread_cond_signal(&p->buffer_free);
+	}
+	if (j->capture >= 0) {
+		struct capture *c = &p->captures[j->capture];
+		c->state = CAPTURE_READY;
+		p->bytes_in += j->slice.len;
+		p->bytes_out += c->drained + c->out.len;
+		if (p->bytes_in > (uint64_t)64 << 20) { /* what came lately counts */
+			p->bytes_in /= 2;
+			p->bytes_out /= 2;
+		}
+		write_ready(p);
+	}
+	pthread_mutex_unlock(&p->lock);
 }
 
 static void *work(void *arg)
@@ -614,48 +721,15 @@ static void *work(void *arg)
 
 	while (take_job(p, &j)) {
 		if (w->summary) {
-			each_line_in(&j.block, summarise, w->summary);
+			each_line_in(&j.slice, summarise, w->summary);
 		} else {
 			w->ctx->file = j.file;
-			out_capture_begin(&p->captures[j.capture]);
-			each_line_in(&j.block, each, w->ctx);
+			out_capture_begin(&p->captures[j.capture].out);
+			each_line_in(&j.slice, each, w->ctx);
 			out_capture_end();
 		}
-		pthread_mutex_lock(&p->lock);
-		p->busy[j.buffer] = false;
-		if (j.capture >= 0) {
-			p->state[j.capture] = CAPTURE_READY;
-			p->capture_seq[j.capture] = j.seq;
-		}
-		pthread_cond_broadcast(&p->changed);
-		pthread_mutex_unlock(&p->lock);
+		job_done(p, &j);
 	}
-	return NULL;
-}
-
-/* The writer: each block's output in turn, until all that was read is
- * written. */
-static void *write_in_order(void *arg)
-{
-	struct pool *p = arg;
-	int c;
-
-	pthread_mutex_lock(&p->lock);
-	for (;;) {
-		if ((c = capture_in(p, CAPTURE_READY, p->nwritten)) >= 0) {
-			pthread_mutex_unlock(&p->lock);
-			out_capture_write(&p->captures[c]);
-			pthread_mutex_lock(&p->lock);
-			p->state[c] = CAPTURE_FREE;
-			p->nwritten++;
-			pthread_cond_broadcast(&p->changed);
-		} else if (p->closed && p->nwritten == p->nread) {
-			break;
-		} else {
-			pthread_cond_wait(&p->changed, &p->lock);
-		}
-	}
-	pthread_mutex_unlock(&p->lock);
 	return NULL;
 }
 
@@ -665,34 +739,129 @@ static int take_buffer(struct pool *p)
 	int i;
 	pthread_mutex_lock(&p->lock);
 	for (;;) {
-		for (i = 0; i < p->nbuffers && p->busy[i]; i++)
+		for (i = 0; i < NBUFFERS && p->busy[i]; i++)
 			;
-		if (i < p->nbuffers)
+		if (i < NBUFFERS)
 			break;
-		pthread_cond_wait(&p->changed, &p->lock);
+		pthread_cond_wait(&p->buffer_free, &p->lock);
 	}
 	p->busy[i] = true;
 	pthread_mutex_unlock(&p->lock);
 	return i;
 }
 
-/* Block b of file, read into buffer i, for a worker; or (b NULL) buffer i
- * back. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define LOGS_AVX2 1
+
+/* The newlines in [p, end) with AVX2, 128 bytes a step into byte
+ * counters emptied before they wrap (as input.c counts a block's). */
+__attribute__((target("avx2"))) static size_t
+newlines_avx2(const char *p, const char *end)
+{
+	const __m256i nl = _mm256_set1_epi8('\n'), zero = _mm256_setzero_si256();
+	size_t n = 0;
+#define EQ(at) \
+	_mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(at)), nl)
+	while (end - p >= 128) {
+		__m256i one = zero, two = zero, sums;
+		for (int k = 0; k < 127 && end - p >= 128; k++, p += 128) {
+			one = _mm256_sub_epi8(one, EQ(p));
+			two = _mm256_sub_epi8(two, EQ(p + 32));
+			one = _mm256_sub_epi8(one, EQ(p + 64));
+			two = _mm256_sub_epi8(two, EQ(p + 96));
+		}
+		sums = _mm256_add_epi64(_mm256_sad_epu8(one, zero),
+		                        _mm256_sad_epu8(two, zero));
+		n += (size_t)_mm256_extract_epi64(sums, 0) +
+		     (size_t)_mm256_extract_epi64(sums, 1) +
+		     (size_t)_mm256_extract_epi64(sums, 2) +
+		     (size_t)_mm256_extract_epi64(sums, 3);
+	}
+#undef EQ
+	return n + scan_count(p, end, '\n');
+}
+#endif
+
+/* The newlines in [p, end): with AVX2 where the processor has it. */
+static size_t newlines(const char *p, const char *end)
+{
+#ifdef LOGS_AVX2
+	if (__builtin_cpu_supports("avx2"))
+		return newlines_avx2(p, end);
+#endif
+	return scan_count(p, end, '\n');
+}
+
+/*
+ * The bytes of log a slice takes: as many as made half a capture of
+ * output in the slices done lately (4 KiB to 256 KiB), so that a slice's
+ * output mostly fits its capture whatever the format and the lines.  For
+ * --summary, which writes nothing, the most.
+ */
+static size_t slice_size(const struct pool *p)
+{
+	uint64_t size;
+
+	if (!p->ncaptures)
+		return SLICE_MAX;
+	if (!p->bytes_out)
+		return p->bytes_in ? SLICE_MAX : SLICE_FIRST;
+	size = CAPTURE_SIZE / 2 * p->bytes_in / p->bytes_out;
+	return size < SLICE_MIN ? SLICE_MIN : size > SLICE_MAX ? SLICE_MAX
+	                                                       : (size_t)size;
+}
+
+/* Block b cut into slices of at least size bytes at line ends, into
+ * s[0..MAX_SLICES); how many.  Only where they are shown are the lines
+ * counted, for the number of each slice's first. */
+static int cut(const struct block *b, size_t size, bool numbered,
+               struct job *s)
+{
+	const char *at = b->text, *end = b->text + b->len;
+	unsigned long first = b->first;
+	int n = 0;
+
+	while (at < end) {
+		const char *nl = (size_t)(end - at) > size
+		                     ? scan_byte(at + size - 1, end, '\n')
+		                     : NULL;
+		const char *stop = nl ? nl + 1 : end;
+		s[n].slice = (struct block){at, (size_t)(stop - at), first};
+		if (numbered && stop < end)
+			first += newlines(at, stop);
+		n++;
+		at = stop;
+	}
+	return n;
+}
+
+/* Block b of file, read into buffer i, cut into slices for the workers;
+ * or (b NULL) buffer i back. */
 static void hand_over(struct pool *p, int i, const struct block *b,
                       const char *file)
 {
+	struct job slices[MAX_SLICES];
+	size_t size;
+	int n = 0;
+
 	pthread_mutex_lock(&p->lock);
-	if (b) {
-		struct job *j = &p->queue[(p->head + p->queued) % NBUFFERS];
-		j->block = *b;
+	size = slice_size(p);
+	pthread_mutex_unlock(&p->lock);
+	if (b)
+		n = cut(b, size, p->numbered, slices);
+	pthread_mutex_lock(&p->lock);
+	for (int k = 0; k < n; k++) {
+		struct job *j = &p->queue[(p->head + p->queued++) % MAX_JOBS];
+		*j = slices[k];
 		j->buffer = i;
 		j->file = file;
-		j->seq = p->nread++;
-		p->queued++;
-	} else {
-		p->busy[i] = false;
+		j->seq = p->ncut++;
 	}
-	pthread_cond_broadcast(&p->changed);
+	p->slices_left[i] = n;
+	p->busy[i] = n > 0;
+	if (n)
+		pthread_cond_broadcast(&p->job_free);
 	pthread_mutex_unlock(&p->lock);
 }
 
@@ -721,10 +890,11 @@ static int read_into(struct pool *p, int nfiles, char **files)
 	return status;
 }
 
-/* Workers for the cores there are, or 0 when one thread is as good. */
-static int workers_wanted(void)
+/* Workers for the cores there are (or as many as asked), or 0 when one
+ * thread is as good. */
+static int workers_wanted(const struct log_options *o)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	long n = o->workers ? o->workers : sysconf(_SC_NPROCESSORS_ONLN);
 	return n < 2 ? 0 : n > MAX_WORKERS ? MAX_WORKERS : (int)n;
 }
 
@@ -752,33 +922,77 @@ static void worker_finish(struct worker *w, struct log_ctx *c)
 	free(w->ctx);
 }
 
+/* The pool's locks: false when they could not be had (never on Linux,
+ * where they take no memory). */
+static bool locks_init(struct pool *p)
+{
+	if (pthread_mutex_init(&p->lock, NULL) != 0)
+		return false;
+	if (pthread_cond_init(&p->buffer_free, NULL) == 0) {
+		if (pthread_cond_init(&p->job_free, NULL) == 0) {
+			if (pthread_cond_init(&p->turn, NULL) == 0)
+				return true;
+			pthread_cond_destroy(&p->job_free);
+		}
+		pthread_cond_destroy(&p->buffer_free);
+	}
+	pthread_mutex_destroy(&p->lock);
+	return false;
+}
+
+/* The pool's memory for nworkers in c's mode, all of it taken now, in
+ * one piece: its blocks, then its captures; false when it could not be
+ * had. */
+static bool pool_init(struct pool *p, const struct log_ctx *c, int nworkers)
+{
+	int ncaptures = c->summary ? 0 : nworkers + 2;
+	char *at;
+
+	if (ncaptures > NCAPTURES)
+		ncaptures = NCAPTURES;
+	p->numbered = c->o->mode == LOG_EXTRACT;
+	p->memory = malloc(NBUFFERS * BLOCK_SIZE + (size_t)ncaptures * CAPTURE_SIZE);
+	if (!(at = p->memory))
+		return false;
+	for (int i = 0; i < NBUFFERS; i++, at += BLOCK_SIZE)
+		p->buffers[i] = at;
+	for (; p->ncaptures < ncaptures; at += CAPTURE_SIZE) {
+		struct capture *k = &p->captures[p->ncaptures++];
+		k->pool = p;
+		k->out.drain = drain;
+		k->out.text = at;
+		k->out.size = CAPTURE_SIZE;
+	}
+	return true;
+}
+
+static void pool_free(struct pool *p)
+{
+	free(p->memory);
+	pthread_cond_destroy(&p->turn);
+	pthread_cond_destroy(&p->job_free);
+	pthread_cond_destroy(&p->buffer_free);
+	pthread_mutex_destroy(&p->lock);
+}
+
 /*
- * The files read by nworkers threads (and a writer, but for --summary),
- * for c's mode; 0, -1 when a file could not be read, -2 when the threads
- * could not be set up (then nothing was read).
+ * The files read by nworkers threads, for c's mode; 0, -1 when a file
+ * could not be read, -2 when the threads or their memory could not be
+ * had (then nothing was read, and one thread does it all).
  */
 static int read_in_parallel(struct log_ctx *c, int nworkers, int nfiles,
                             char **files)
 {
 	struct worker w[MAX_WORKERS];
 	pthread_attr_t attr;
-	pthread_t writer;
 	struct pool p;
 	int started = 0, status = -2;
-	bool writing = false;
 
 	memset(&p, 0, sizeof p);
-	p.nbuffers = 2 * nworkers;
-	p.ncaptures = c->summary ? 0 : p.nbuffers;
-	if (pthread_mutex_init(&p.lock, NULL) != 0)
+	if (!locks_init(&p))
 		return -2;
-	if (pthread_cond_init(&p.changed, NULL) != 0) {
-		pthread_mutex_destroy(&p.lock);
-		return -2;
-	}
-	for (int i = 0; i < p.nbuffers; i++)
-		if (!(p.buffers[i] = malloc(BLOCK_SIZE)))
-			goto out;
+	if (!pool_init(&p, c, nworkers))
+		goto out;
 	/* Stacks as large as the main thread's are elsewhere: musl's
 	 * default (128 KiB) is not glibc's (8 MiB). */
 	if (pthread_attr_init(&attr) != 0)
@@ -791,31 +1005,22 @@ static int read_in_parallel(struct log_ctx *c, int nworkers, int nfiles,
 			break;
 		}
 	}
-	if (started == nworkers && p.ncaptures)
-		out_grow_pipe();
-	writing = started == nworkers && p.ncaptures &&
-	          pthread_create(&writer, &attr, write_in_order, &p) == 0;
 	pthread_attr_destroy(&attr);
-	if (started < nworkers || (p.ncaptures && !writing))
+	if (started < nworkers)
 		goto out;
+	if (p.ncaptures)
+		out_grow_pipe();
 	status = read_into(&p, nfiles, files);
 out:
 	pthread_mutex_lock(&p.lock);
 	p.closed = true;
-	pthread_cond_broadcast(&p.changed);
+	pthread_cond_broadcast(&p.job_free);
 	pthread_mutex_unlock(&p.lock);
 	for (int i = 0; i < started; i++) {
 		pthread_join(w[i].thread, NULL);
 		worker_finish(&w[i], c);
 	}
-	if (writing)
-		pthread_join(writer, NULL);
-	for (int i = 0; i < p.nbuffers; i++) {
-		free(p.buffers[i]);
-		out_capture_free(&p.captures[i]);
-	}
-	pthread_cond_destroy(&p.changed);
-	pthread_mutex_destroy(&p.lock);
+	pool_free(&p);
 	return status;
 }
 
@@ -831,9 +1036,11 @@ int read_logs(const struct log_options *o, int nfiles, char **files)
 		nfiles = 1;
 		files = stdin_only;
 	}
-	if (o->mode == LOG_SUMMARY && !(c.summary = summary_new()))
+	if (o->mode == LOG_SUMMARY && !(c.summary = summary_new())) {
+		out_no_memory();
 		return -1;
-	if ((nworkers = workers_wanted()) > 0)
+	}
+	if ((nworkers = workers_wanted(o)) > 0)
 		status = read_in_parallel(&c, nworkers, nfiles, files);
 	if (status == -2) { /* on this thread */
 		status = 0;

@@ -11,7 +11,12 @@ struct log_options {
 	enum log_mode mode;
 	enum record_format format;
 	const struct smtpcode_entry *provider; /* --provider, or NULL */
+	int workers; /* threads to read with: 0 one per core (at most
+	                LOG_MAX_WORKERS), 1 this one alone */
 };
+
+/* The most threads the log modes read with. */
+#define LOG_MAX_WORKERS 4
 
 /* Read each file ("-": standard input; none: standard input).  Returns 0,
  * or -1 when a file could not be read (reported; the others are read). */

@@ -278,11 +278,14 @@ static const char *escape_arg(const char *s)
 /* Everything written reaches its file, or the exit status says so. */
 static int finish(int status)
 {
-	if (out_finish()) {
-		perror("smtpcode: write error");
-		return EXIT_ERROR;
+	switch (out_finish()) {
+	case 0: return status;
+	case 1: perror("smtpcode: write error"); break;
+	default:
+		fputs("smtpcode: out of memory: the output is incomplete\n", stderr);
+		break;
 	}
-	return status;
+	return EXIT_ERROR;
 }
 
 __attribute__((format(printf, 1, 2)))
@@ -295,6 +298,20 @@ static int usage_error(const char *fmt, ...)
 	va_end(ap);
 	fputs("\nTry 'smtpcode --help' for more information.\n", stderr);
 	return EXIT_ERROR;
+}
+
+/* SMTPCODE_WORKERS: how many threads read logs (0: one per core); -1
+ * after a message when it is not 1 to LOG_MAX_WORKERS. */
+static int workers_asked(void)
+{
+	const char *v = getenv("SMTPCODE_WORKERS");
+	if (!v || !*v)
+		return 0;
+	if (v[0] >= '1' && v[0] <= '0' + LOG_MAX_WORKERS && !v[1])
+		return v[0] - '0';
+	fprintf(stderr, "smtpcode: SMTPCODE_WORKERS is '%s': expected 1 to %d "
+	        "(threads to read logs with)\n", escape_arg(v), LOG_MAX_WORKERS);
+	return -1;
 }
 
 int main(int argc, char **argv)
@@ -428,7 +445,9 @@ int main(int argc, char **argv)
 		struct log_options lo = {
 		    o.action == ACT_ANNOTATE ? LOG_ANNOTATE
 		    : o.action == ACT_EXTRACT ? LOG_EXTRACT : LOG_SUMMARY,
-		    record_format(&o), o.provider};
+		    record_format(&o), o.provider, workers_asked()};
+		if (lo.workers < 0)
+			return EXIT_ERROR;
 		status = read_logs(&lo, argc, argv) ? EXIT_ERROR : EXIT_FOUND;
 		break;
 	}

@@ -49,7 +49,8 @@ const char *out_sgr(enum sgr s)
  */
 static char obuf[1 << 16];
 static size_t olen;
-static int oerr; /* errno of the first failed write */
+static int oerr;    /* errno of the first failed write */
+static bool nomem;  /* memory ran out: output is missing */
 
 static void write_all(const char *s, size_t n)
 {
@@ -72,11 +73,30 @@ static void flush_buffer(void)
 	olen = 0;
 }
 
+/* s[0..n) to stdout through the buffer, whether this thread captures or
+ * not. */
+static void buffer_write(const char *s, size_t n)
+{
+	if (n > sizeof obuf - olen) {
+		flush_buffer();
+		if (n > sizeof obuf) {
+			write_all(s, n);
+			return;
+		}
+	}
+	memcpy(obuf + olen, s, n);
+	olen += n;
+}
+
+void out_no_memory(void)
+{
+	nomem = true;
+}
+
 /*
  * A thread's output held in memory instead: the log modes' workers each
- * render a block so, for logs.c's writer to write in the order of the
- * blocks; memo.c keeps output so to copy it later.  Memory that cannot be
- * had is an output error like a failed write.
+ * render a slice of a log so, for the output to be written in the order
+ * of the slices (logs.c); memo.c keeps output so to copy it later.
  */
 _Thread_local struct out_capture *out_capturing;
 
@@ -99,11 +119,17 @@ void out_capture_free(struct out_capture *c)
 }
 
 /* Room for n more bytes in c, made (c has less): where they go, or NULL
- * when memory ran out. */
+ * when there is none.  A capture with a drain is emptied, and has none
+ * for more than its size; any other grows, or fails when memory runs
+ * out. */
 static char *capture_grow(struct out_capture *c, size_t n)
 {
 	size_t size = c->size ? c->size : sizeof obuf;
 	char *text;
+	if (c->drain) {
+		c->drain(c);
+		return n <= c->size ? c->text : NULL;
+	}
 	while (n > size - c->len)
 		size *= 2;
 	if (c->failed || !(text = realloc(c->text, size))) {
@@ -122,13 +148,25 @@ static inline char *capture_room(struct out_capture *c, size_t n)
 	return n <= c->size - c->len ? c->text + c->len : capture_grow(c, n);
 }
 
+/* Output longer than a capture with a drain: it was drained (this thread
+ * may write to stdout), and the rest goes there directly. */
+static void write_past(const char *s, size_t n)
+{
+	flush_buffer();
+	write_all(s, n);
+}
+
 static void capture_write(struct out_capture *c, const char *s, size_t n)
 {
 	char *d;
-	if (!n || !(d = capture_room(c, n))) /* n 0: c may have no memory yet */
+	if (!n) /* c may have no memory yet */
 		return;
-	memcpy(d, s, n);
-	c->len += n;
+	if ((d = capture_room(c, n)) != NULL) {
+		memcpy(d, s, n);
+		c->len += n;
+	} else if (c->drain) {
+		write_past(s, n);
+	}
 }
 
 /*
@@ -147,31 +185,26 @@ void out_grow_pipe(void)
 #endif
 }
 
-/* Writes c's output (from one thread at a time). */
+/* Writes c's output (from one thread at a time): a log mode's (with a
+ * drain) or a large one directly, not copied into the buffer first. */
 void out_capture_write(const struct out_capture *c)
 {
-	if (c->failed && !oerr)
-		oerr = ENOMEM;
-	out_write(c->text, c->len);
+	if (c->failed)
+		nomem = true;
+	if (c->drain || c->len >= sizeof obuf / 2)
+		write_past(c->text, c->len);
+	else if (c->len) /* c->text may be NULL then */
+		buffer_write(c->text, c->len);
 }
 
 void out_write(const char *s, size_t n)
 {
 	if (!n) /* s may be NULL then (an empty capture) */
 		return;
-	if (out_capturing) {
+	if (out_capturing)
 		capture_write(out_capturing, s, n);
-		return;
-	}
-	if (n > sizeof obuf - olen) {
-		flush_buffer();
-		if (n > sizeof obuf) {
-			write_all(s, n);
-			return;
-		}
-	}
-	memcpy(obuf + olen, s, n);
-	olen += n;
+	else
+		buffer_write(s, n);
 }
 
 /* out_reserve() when not into a capture with the room. */
@@ -208,21 +241,41 @@ static void out_char(char c)
 	obuf[olen++] = c;
 }
 
+/* What fmt and ap make, written whole: in memory of its own, as it is
+ * longer than the buffer or the capture it goes to. */
+__attribute__((format(printf, 2, 0)))
+static void printf_long(size_t n, const char *fmt, va_list ap)
+{
+	char *big = malloc(n + 1);
+	if (!big) {
+		nomem = true;
+		return;
+	}
+	vsnprintf(big, n + 1, fmt, ap);
+	out_write(big, n);
+	free(big);
+}
+
 void out_printf(const char *fmt, ...)
 {
 	struct out_capture *c = out_capturing;
 	va_list ap;
 	int n;
+	char *d;
 	if (c) { /* measured, then formatted in place */
 		va_start(ap, fmt);
 		n = vsnprintf(NULL, 0, fmt, ap);
 		va_end(ap);
-		if (n < 0 || !capture_room(c, (size_t)n + 1))
+		if (n < 0)
 			return;
 		va_start(ap, fmt);
-		vsnprintf(c->text + c->len, (size_t)n + 1, fmt, ap);
+		if ((d = capture_room(c, (size_t)n + 1)) != NULL) {
+			vsnprintf(d, (size_t)n + 1, fmt, ap);
+			c->len += (size_t)n;
+		} else if (c->drain) {
+			printf_long((size_t)n, fmt, ap);
+		}
 		va_end(ap);
-		c->len += (size_t)n;
 		return;
 	}
 	va_start(ap, fmt);
@@ -237,23 +290,14 @@ void out_printf(const char *fmt, ...)
 	/* It did not fit: flush, and format again into the whole buffer,
 	 * or (longer than that) into memory of its own. */
 	flush_buffer();
+	va_start(ap, fmt);
 	if ((size_t)n < sizeof obuf) {
-		va_start(ap, fmt);
 		vsnprintf(obuf, sizeof obuf, fmt, ap);
-		va_end(ap);
 		olen = (size_t)n;
 	} else {
-		char *big = malloc((size_t)n + 1);
-		if (!big) {
-			oerr = ENOMEM;
-			return;
-		}
-		va_start(ap, fmt);
-		vsnprintf(big, (size_t)n + 1, fmt, ap);
-		va_end(ap);
-		write_all(big, (size_t)n);
-		free(big);
+		printf_long((size_t)n, fmt, ap);
 	}
+	va_end(ap);
 }
 
 /* Whether any of the 8 bytes of w needs a closer look: a control
@@ -444,5 +488,5 @@ int out_finish(void)
 		oerr = errno;
 	if (oerr)
 		errno = oerr;
-	return oerr != 0;
+	return oerr ? 1 : nomem ? 2 : 0;
 }

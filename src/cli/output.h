@@ -26,11 +26,17 @@ void out_escaped(FILE *fp, const char *s, size_t n);
  * Output held in memory: between out_capture_begin(c) and
  * out_capture_end(), whatever this thread writes goes to c instead of
  * stdout.  out_capture_write(c) writes it out (one thread at a time).
+ *
+ * A capture grows as it needs to, unless it has a drain: then it keeps
+ * its size, and when it is full drain(c) is called, which must wait until
+ * this thread may write to stdout, write c out and empty it (logs.c).
+ * Output longer than the capture then goes to stdout directly.
  */
 struct out_capture {
 	char *text;
 	size_t len, size;
-	bool failed; /* memory ran out: reported as an output error */
+	bool failed; /* memory ran out: reported at the end */
+	void (*drain)(struct out_capture *c);
 };
 
 /*
@@ -68,7 +74,11 @@ void out_capture_write(const struct out_capture *c);
 void out_grow_pipe(void);
 void out_capture_free(struct out_capture *c);
 
-/* Flush and close stdout; non-zero if anything failed to be written. */
+/* Memory ran out: the output is incomplete, and out_finish() says so. */
+void out_no_memory(void);
+
+/* Flush and close stdout: 0, or 1 when something failed to be written
+ * (errno says why), or 2 when memory ran out (out_no_memory()). */
 int out_finish(void);
 
 #endif
