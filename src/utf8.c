@@ -29,3 +29,19 @@ size_t utf8_len(const unsigned char *s, size_t n)
 		return 0;
 	return len;
 }
+
+uint32_t utf8_point(const unsigned char *s, size_t len)
+{
+	static const unsigned char lead_bits[] = {0, 0x7f, 0x1f, 0x0f, 0x07};
+	uint32_t c = s[0] & lead_bits[len];
+	for (size_t i = 1; i < len; i++)
+		c = c << 6 | (s[i] & 0x3fu);
+	return c;
+}
+
+bool utf8_steers(uint32_t c)
+{
+	return (c >= 0x80 && c <= 0x9f) || c == 0x61c || c == 0x200e ||
+	       c == 0x200f || (c >= 0x2028 && c <= 0x202e) ||
+	       (c >= 0x2066 && c <= 0x2069);
+}

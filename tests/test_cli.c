@@ -2,6 +2,11 @@
  * The CLI as a user meets it: for each command line, the exit status, the
  * fragments stdout must hold (and must not), and the stderr message.
  */
+/* posix_openpt() and friends (a terminal for --color=auto) are XSI. */
+#define _XOPEN_SOURCE 700
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <setjmp.h>
 #include <stddef.h>
@@ -9,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -597,6 +604,70 @@ static void test_write_error(void **state)
 	test_free(r);
 }
 
+/*
+ * What smtpcode --color=auto 4.3.1 writes to a terminal (a pseudo-
+ * terminal this test holds), with the environment variable name set to
+ * value (NULL: unset), into out[0..size).
+ */
+static void run_on_terminal(const char *name, const char *value, char *out,
+                            size_t size)
+{
+	char *argv[] = {SMTPCODE_BIN, "--color=auto", "-w", "0", "4.3.1", NULL};
+	int master = posix_openpt(O_RDWR | O_NOCTTY), status;
+	size_t len = 0;
+	ssize_t got;
+	pid_t pid;
+
+	assert_true(master >= 0);
+	assert_int_equal(grantpt(master), 0);
+	assert_int_equal(unlockpt(master), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int slave = open(ptsname(master), O_RDWR);
+		if (slave < 0)
+			_exit(98);
+		dup2(slave, STDOUT_FILENO);
+		unsetenv("NO_COLOR");
+		setenv("TERM", "xterm", 1);
+		if (value)
+			setenv(name, value, 1);
+		else
+			unsetenv(name);
+		execv(argv[0], argv);
+		_exit(97);
+	}
+	/* Read until the command has ended and the terminal is empty: EIO
+	 * once no one holds its other end. */
+	while (len + 1 < size &&
+	       ((got = read(master, out + len, size - 1 - len)) > 0 ||
+	        (got < 0 && errno == EINTR)))
+		len += got > 0 ? (size_t)got : 0;
+	out[len] = '\0';
+	close(master);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+/* --color=auto: colour on a terminal, none on a terminal that says it
+ * shows none (TERM=dumb) or when NO_COLOR is set, as when piped. */
+static void test_color_auto(void **state)
+{
+	static char out[65536];
+	(void)state;
+	run_on_terminal("TERM", "xterm", out, sizeof out);
+	assert_non_null(strstr(out, "\033[1m4.3.1\033[0m  Mail system full"));
+	run_on_terminal("TERM", "dumb", out, sizeof out);
+	assert_non_null(strstr(out, "4.3.1  Mail system full"));
+	assert_null(strchr(out, '\033'));
+	run_on_terminal("NO_COLOR", "1", out, sizeof out);
+	assert_non_null(strstr(out, "4.3.1  Mail system full"));
+	assert_null(strchr(out, '\033'));
+	run_on_terminal("TERM", NULL, out, sizeof out);
+	assert_non_null(strstr(out, "\033[1m4.3.1"));
+}
+
 /* SMTPCODE_WORKERS sets how many threads read logs (1 to 4): anything
  * else is refused, in one line, with exit 2; any it takes gives the same
  * output. */
@@ -645,9 +716,10 @@ int main(void)
 	    cmocka_unit_test(test_log_quoted_address),
 	    cmocka_unit_test(test_piped_unwrapped),
 	    cmocka_unit_test(test_write_error),
+	    cmocka_unit_test(test_color_auto),
 	    cmocka_unit_test(test_workers),
 	};
-	static struct CMUnitTest tests[NCASES + 6];
+	static struct CMUnitTest tests[NCASES + 7];
 	static char names[NCASES][64];
 	size_t n = 0;
 

@@ -96,15 +96,25 @@ static int parse_width(const char *s, unsigned *w)
 	return 0;
 }
 
+/* Whether the environment variable name is set and not empty. */
+static bool env_set(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v;
+}
+
+/* --color=WHEN.  auto: on a terminal that shows colour (not TERM=dumb)
+ * unless NO_COLOR is set. */
 static int parse_color(const char *s, bool *on)
 {
-	const char *no_color = getenv("NO_COLOR");
+	const char *term = getenv("TERM");
 	if (strcmp(s, "always") == 0)
 		*on = true;
 	else if (strcmp(s, "never") == 0)
 		*on = false;
 	else if (strcmp(s, "auto") == 0)
-		*on = isatty(STDOUT_FILENO) && !(no_color && *no_color);
+		*on = isatty(STDOUT_FILENO) && !env_set("NO_COLOR") &&
+		      !(term && strcmp(term, "dumb") == 0);
 	else
 		return -1;
 	return 0;
@@ -251,8 +261,6 @@ static int lookup(const struct options *o, int argc, char **argv)
 	return status;
 }
 
-/* s for an error message: control characters and bytes that are not
- * UTF-8 shown as \xHH, at most 60 bytes of it ("..." after). */
 /* The argument getopt_long() just read.  After an option missing its
  * value at the end, glibc leaves optind at argc and musl one past it. */
 static const char *last_option(int argc, char **argv)
@@ -260,19 +268,25 @@ static const char *last_option(int argc, char **argv)
 	return argv[optind - 1 < argc ? optind - 1 : argc - 1];
 }
 
-static const char *escape_arg(const char *s)
+/* s[0..n) for an error message, escaped as out_escaped() escapes text
+ * from the user: at most 60 bytes of it ("..." after). */
+static const char *escape_text(const char *s, size_t n)
 {
-	static char buf[4 * 60 + 4];
-	size_t len = 0, n = strlen(s);
-	for (size_t i = 0; i < n && i < 60; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c < 0x20 || c >= 0x7f)
-			len += (size_t)snprintf(buf + len, sizeof buf - len, "\\x%02x", c);
-		else
-			buf[len++] = (char)c;
+	static char buf[6 * 60 + 4];
+	size_t len = 0, shown = n > 60 ? 60 : n;
+	for (size_t i = 0, k; i < shown; i += k) {
+		size_t e = out_escape_at(s, shown, i, buf + len, &k);
+		if (e == 0)
+			memcpy(buf + len, s + i, e = k);
+		len += e;
 	}
 	memcpy(buf + len, n > 60 ? "..." : "", n > 60 ? 4 : 1);
 	return buf;
+}
+
+static const char *escape_arg(const char *s)
+{
+	return escape_text(s, strlen(s));
 }
 
 /* Everything written reaches its file, or the exit status says so. */

@@ -300,76 +300,97 @@ void out_printf(const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Whether any of the 8 bytes of w needs a closer look: a control
- * character (below 0x20, or 0x7f) or a byte of a multi-byte sequence (the
- * classic "has a byte less than n" and "has a zero byte" tests on a whole
- * word, so plain ASCII goes 8 bytes a step). */
-static int suspect(uint64_t w)
+#ifdef SCAN_SSE2
+/* Bit i set when byte i of the sixteen at at is not plain. */
+static inline unsigned not_plain16(const char *at)
 {
-	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
-	uint64_t del = w ^ (ones * 0x7f);
-	return ((((w - ones * 0x20) & ~w) | ((del - ones) & ~del)) & highs) ||
-	       (w & highs);
+	return (unsigned)_mm_movemask_epi8(out_plain16(scan_load(at))) ^ 0xffffu;
+}
+#endif
+
+/* The first byte of s[i..n) that is not plain (out_plain()), or n:
+ * sixteen bytes a step where SSE2 is, the last step overlapping. */
+static size_t plain_end(const char *s, size_t i, size_t n)
+{
+#ifdef SCAN_SSE2
+	unsigned bad;
+	for (; n - i >= 16; i += 16)
+		if ((bad = not_plain16(s + i)) != 0)
+			return i + (size_t)__builtin_ctz(bad);
+	if (i < n && n >= 16) {
+		const char *q = scan_rest(s + i, s + n, not_plain16(s + n - 16));
+		return q ? (size_t)(q - s) : n;
+	}
+#endif
+	while (i < n && out_plain(s[i]))
+		i++;
+	return i;
 }
 
-/* Bytes [i, i + *k) of s that are safe to show as they are: *k is 1 for
- * printable ASCII, the length of a valid UTF-8 sequence other than a C1
- * control (U+0080 to U+009F, which some terminals obey), or 0 when the
- * byte must be escaped. */
-static size_t safe_len(const char *s, size_t n, size_t i)
+size_t out_escape_at(const char *s, size_t n, size_t i, char *esc,
+                     size_t *used)
 {
-	const unsigned char *u = (const unsigned char *)s;
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *u = (const unsigned char *)s + i;
 	size_t k;
-	if (u[i] >= 0x20 && u[i] < 0x7f)
-		return 1;
-	if (u[i] < 0x80)
+	uint32_t c;
+
+	*used = 1;
+	if (*u == '\\') {
+		memcpy(esc, "\\\\", 2);
+		return 2;
+	}
+	if (out_plain((char)*u))
 		return 0;
-	k = utf8_len(u + i, n - i);
-	if (k == 2 && u[i] == 0xc2 && u[i + 1] < 0xa0)
-		return 0;
-	return k;
+	if (*u >= 0x80 && (k = utf8_len(u, n - i)) != 0) {
+		*used = k;
+		if (!utf8_steers(c = utf8_point(u, k)))
+			return 0;
+		memcpy(esc, "\\u", 2);
+		for (int d = 0; d < 4; d++)
+			esc[2 + d] = hex[(c >> (12 - 4 * d)) & 15];
+		return 6;
+	}
+	memcpy(esc, "\\x", 2);
+	esc[2] = hex[*u >> 4];
+	esc[3] = hex[*u & 15];
+	return 4;
+}
+
+/* s[0..n) to fp: stdout through this file's buffer, else through
+ * stdio. */
+static void put_to(FILE *fp, const char *s, size_t n)
+{
+	if (fp == stdout)
+		out_write(s, n);
+	else
+		fwrite(s, 1, n, fp);
 }
 
 void out_escaped(FILE *fp, const char *s, size_t n)
 {
-	size_t run = 0;
-	for (size_t i = 0; i < n;) {
-		char hex[8];
-		uint64_t w;
-		size_t k;
-		if (i + 8 <= n) {
-			memcpy(&w, s + i, 8);
-			if (!suspect(w)) {
-				run += 8;
-				i += 8;
-				continue;
-			}
+	size_t from = 0; /* where the bytes not yet written begin */
+	for (size_t i = 0; (i = plain_end(s, i, n)) < n;) {
+		char esc[8];
+		size_t k, len = out_escape_at(s, n, i, esc, &k);
+		if (len) {
+			put_to(fp, s + from, i - from);
+			put_to(fp, esc, len);
+			from = i + k;
 		}
-		if ((k = safe_len(s, n, i)) != 0) {
-			run += k;
-			i += k;
-			continue;
-		}
-		snprintf(hex, sizeof hex, "\\x%02x", (unsigned char)s[i]);
-		if (fp == stdout) {
-			out_write(s + i - run, run);
-			out_str(hex);
-		} else {
-			fwrite(s + i - run, 1, run, fp);
-			fputs(hex, fp);
-		}
-		run = 0;
-		i++;
+		i += k;
 	}
-	if (fp == stdout)
-		out_write(s + n - run, run);
-	else
-		fwrite(s + n - run, 1, run, fp);
+	put_to(fp, s + from, n - from);
 }
 
-static void put_safe(const char *s, size_t n)
+/* Text of a paragraph: the input's escaped, the table's as it is (the
+ * generator refuses control characters and bytes that are not UTF-8). */
+static void put_text(const char *s, size_t n, int untrusted)
 {
-	out_escaped(stdout, s, n);
+	if (untrusted)
+		out_escaped(stdout, s, n);
+	else
+		out_write(s, n);
 }
 
 /* Display columns of s[0..n): UTF-8 continuation bytes and our own
@@ -428,7 +449,7 @@ static void para(const char *lead, unsigned indent, const char *text,
 			const char *nl = untrusted ? NULL
 			                           : memchr(p, '\n', (size_t)(end - p));
 			size_t k = nl ? (size_t)(nl - p) : (size_t)(end - p);
-			put_safe(p, k);
+			put_text(p, k, untrusted);
 			p += k;
 			if (p < end) { /* a newline of the table's own text */
 				out_char('\n');
@@ -462,7 +483,7 @@ static void para(const char *lead, unsigned indent, const char *text,
 			out_char(' ');
 			col++;
 		}
-		put_safe(p, k);
+		put_text(p, k, untrusted);
 		col += w;
 		p += k;
 		fresh = 0;

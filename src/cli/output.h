@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "scan.h"
+
 void out_set_width(unsigned width);
 
 /* Colour, for the text output on a terminal only. */
@@ -20,8 +22,41 @@ void out_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void out_para(const char *lead, unsigned indent, const char *text);
 void out_para_untrusted(const char *lead, unsigned indent, const char *s,
                         size_t n);
-/* Write s[0..n) to fp with control characters shown as \\xHH. */
+/*
+ * Text from the input, made visible rather than obeyed: s[0..n) to fp
+ * with a backslash shown as \\, a control byte (below 0x20, 0x7f) and
+ * a byte that is not UTF-8 as \xHH, and a code point that would steer
+ * the terminal (a C1 control, a bidirectional control, U+2028, U+2029:
+ * utf8_steers()) as \uXXXX.  Every text and TSV output of such text, and
+ * every message on stderr, shows it so.
+ */
 void out_escaped(FILE *fp, const char *s, size_t n);
+/* Whether byte c is shown as it is, without a look at the bytes after it:
+ * printable ASCII but the backslash. */
+static inline bool out_plain(char c)
+{
+	return c >= 0x20 && c <= 0x7e && c != '\\';
+}
+
+#ifdef SCAN_SSE2
+/* 0xff in each byte of x that out_plain() takes: one added, printable
+ * ASCII is the signed bytes above 0x20 (those below stay at or below it,
+ * 0x7f and those from 0x80 on become negative), then the backslash out. */
+static inline __m128i out_plain16(__m128i x)
+{
+	__m128i printable = _mm_cmpgt_epi8(_mm_add_epi8(x, _mm_set1_epi8(1)),
+	                                   _mm_set1_epi8(0x20));
+	return _mm_andnot_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\\')),
+	                        printable);
+}
+#endif
+
+/* The escape out_escaped() shows for s[i..n), when there is one, into
+ * esc (8 bytes at least): its length, and in *used the bytes of s it
+ * stands for; 0 when the *used bytes at s + i are shown as they are. */
+size_t out_escape_at(const char *s, size_t n, size_t i, char *esc,
+                     size_t *used);
+
 /*
  * Output held in memory: between out_capture_begin(c) and
  * out_capture_end(), whatever this thread writes goes to c instead of

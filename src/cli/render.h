@@ -28,6 +28,9 @@ void render_category(const struct smtpcode_entry *e);
 
 /* s as a JSON string, escaped (RFC 8259; invalid UTF-8 as U+FFFD). */
 void json_plain(const char *s);
+/* The same for s[0..n), which may hold NUL (text from the input, kept
+ * with its length). */
+void json_bytes(const char *s, size_t n);
 
 /*
  * Output that repeats from record to record (the verdict of a code) is
@@ -152,7 +155,8 @@ struct rendered {
 /* A record whose verdict was rendered before, for the same format. */
 void render_record_with(enum record_format format, const struct origin *o,
                         const struct rendered *v);
-/* The same for --annotate: the line, then "  => " and the verdict. */
+/* The same for --annotate: the line (as render_annotation() shows it),
+ * then "  => " and the verdict. */
 void render_annotation_with(const char *line, size_t len,
                             const struct origin *o, const struct rendered *v);
 /* A record's JSON object up to its verdict (render_record_verdict()). */
@@ -166,7 +170,8 @@ void render_tsv(const struct row *w);
 void render_brief(const struct row *w);
 void render_field(const struct row *w, enum field_id f);
 
-/* A log line as read, then (w non-NULL) "  => " and its verdict. */
+/* A log line as read (but the CR of a CRLF ending), then (w non-NULL)
+ * "  => " and its verdict. */
 void render_annotation(const char *line, size_t len, const struct row *w);
 /* A record from a log or a message, in the chosen format. */
 void render_record(enum record_format format, const struct row *w);

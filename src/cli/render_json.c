@@ -133,32 +133,50 @@ static void escape(struct sink *k, unsigned char c)
 	}
 }
 
+/* \uXXXX for code point c (below U+10000). */
+static void escape_point(struct sink *k, uint32_t c)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	PUT(k, "\\u");
+	for (int shift = 12; shift >= 0; shift -= 4)
+		sink_write(k, hex + ((c >> shift) & 15), 1);
+}
+
 /*
  * s[0..n) as a JSON string.  Plain ASCII and valid UTF-8 go out in runs;
- * control characters (NUL included) are escaped; a byte that starts no
- * valid UTF-8 sequence becomes U+FFFD.
+ * control characters (NUL included) are escaped, and so are the code
+ * points that steer a terminal (utf8_steers(): C1 and bidirectional
+ * controls, U+2028, U+2029), as the text outputs escape them; a byte
+ * that starts no valid UTF-8 sequence becomes U+FFFD.
  */
 static void json_escaped(struct sink *k, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0;
+	size_t i = 0, len = 0;
 
 	PUT(k, "\"");
 	while (i < n) {
-		size_t run = i, len;
+		size_t run = i;
 		for (;;) { /* a run of plain ASCII and valid UTF-8 */
 			i = plain_end(p, i, n);
-			if (i == n || p[i] < 0x80 || (len = utf8_len(p + i, n - i)) == 0)
+			if (i == n || p[i] < 0x80 ||
+			    (len = utf8_len(p + i, n - i)) == 0 ||
+			    utf8_steers(utf8_point(p + i, len)))
 				break;
 			i += len;
 		}
 		sink_write(k, s + run, i - run);
 		if (i == n)
 			break;
-		if (p[i] >= 0x80)
-			PUT(k, "\\ufffd");
-		else
+		if (p[i] < 0x80) {
 			escape(k, p[i]);
+		} else if (len) {
+			escape_point(k, utf8_point(p + i, len));
+			i += len - 1;
+		} else {
+			PUT(k, "\\ufffd");
+		}
 		i++;
 	}
 	PUT(k, "\"");
@@ -181,6 +199,11 @@ static void json_string(struct sink *k, const char *s, size_t n)
 void json_plain(const char *s)
 {
 	json_string(NULL, s, strlen(s));
+}
+
+void json_bytes(const char *s, size_t n)
+{
+	json_string(NULL, s, n);
 }
 
 static void string_or_null(struct sink *k, const char *s)

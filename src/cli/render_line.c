@@ -1,8 +1,9 @@
 /*
  * One line per result, for scripts and quick reading: TSV (code,
  * severity, scope, acts, reason, name), brief (code, severity, name) and
- * a single --field.  Text from the input is shown with control characters
- * escaped; a missing value is "-".
+ * a single --field.  Text from the input (--field input) is escaped as
+ * out_escaped() says; the table's text is shown as it is.  A missing
+ * value is "-".
  */
 #include <string.h>
 
@@ -12,7 +13,7 @@
 
 static void put(const char *s)
 {
-	out_escaped(stdout, s, strlen(s));
+	out_str(s);
 }
 
 /* A provider's entry names its provider: "gmail: Unauthenticated ...". */
@@ -36,7 +37,12 @@ static void put_value(const struct row *w, enum field_id f)
 
 	switch (v.type) {
 	case V_NULL: put("-"); return;
-	case V_STRING: put(v.s); return;
+	case V_STRING:
+		if (f == F_INPUT)
+			out_escaped(stdout, v.s, strlen(v.s));
+		else
+			put(v.s);
+		return;
 	case V_BOOL: out_str(v.b ? "true" : "false"); return;
 	case V_UNKNOWN: out_str("unknown"); return;
 	case V_PROVIDER:

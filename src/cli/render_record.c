@@ -17,47 +17,56 @@
 #include "render.h"
 #include "scan.h"
 
+/*
+ * Text from the input is shown as it is where it is plain (out_plain():
+ * printable ASCII but the backslash, which out_escaped() shows as \\ so
+ * that "\x09" in the input does not read as an escaped tab).
+ */
+
 /* The high bit of a byte of the result set when any of the 8 bytes of w
- * is not printable ASCII, all tested at once (the classic "a byte below
- * n" and "a byte above n" tests on a word, exact for "any"). */
-static uint64_t unprintable8(uint64_t w)
+ * is not plain, all tested at once (the classic "a byte below n", "a
+ * byte above n" and "a zero byte" (of w ^ '\\') tests on a word, exact
+ * for "any"). */
+static uint64_t not_plain8(uint64_t w)
 {
 	const uint64_t ones = 0x0101010101010101u, highs = ones << 7;
-	return (((w - ones * 0x20) & ~w) | ((w + ones) | w)) & highs;
+	uint64_t backslash = w ^ ones * '\\';
+	return (((w - ones * 0x20) & ~w) | ((w + ones) | w) |
+	        ((backslash - ones) & ~backslash)) & highs;
 }
 
-static bool printable(const char *s, size_t n)
+static bool plain(const char *s, size_t n)
 {
 	uint64_t w;
 	size_t i = 0;
 	if (n < 8) {
 		for (; i < n; i++)
-			if (s[i] < 0x20 || s[i] > 0x7e)
+			if (!out_plain(s[i]))
 				return false;
 		return true;
 	}
 	for (; n - i > 8; i += 8) {
 		memcpy(&w, s + i, sizeof w);
-		if (unprintable8(w))
+		if (not_plain8(w))
 			return false;
 	}
 	memcpy(&w, s + n - 8, sizeof w); /* the last word, overlapping */
-	return !unprintable8(w);
+	return !not_plain8(w);
 }
 
 /*
- * d[0..n) = s[0..n), when that is all printable ASCII: whether it was.  A
- * word at a time as copy_bytes() copies, the last one overlapping, each
- * tested as it goes and the tests' results looked at once at the end (d
- * has the text whatever it is).
+ * d[0..n) = s[0..n), when that is all plain: whether it was.  A word at a
+ * time as copy_bytes() copies, the last one overlapping, each tested as
+ * it goes and the tests' results looked at once at the end (d has the
+ * text whatever it is).
  */
-static inline bool copy_printable(char *d, const char *s, size_t n)
+static inline bool copy_plain(char *d, const char *s, size_t n)
 {
 	uint64_t w, bad = 0;
 
 	if (n < 8) {
 		for (size_t i = 0; i < n; i++) {
-			if (s[i] < 0x20 || s[i] > 0x7e)
+			if (!out_plain(s[i]))
 				return false;
 			d[i] = s[i];
 		}
@@ -68,31 +77,31 @@ static inline bool copy_printable(char *d, const char *s, size_t n)
 		__m128i x, all = _mm_set1_epi8(-1);
 		for (size_t i = 0; i + 16 < n; i += 16) {
 			x = scan_load(s + i);
-			all = _mm_and_si128(all, printable16(x));
+			all = _mm_and_si128(all, out_plain16(x));
 			_mm_storeu_si128((__m128i *)(void *)(d + i), x);
 		}
 		x = scan_load(s + n - 16);
-		all = _mm_and_si128(all, printable16(x));
+		all = _mm_and_si128(all, out_plain16(x));
 		_mm_storeu_si128((__m128i *)(void *)(d + n - 16), x);
 		return _mm_movemask_epi8(all) == 0xffff;
 	}
 #endif
 	for (size_t i = 0; i + 8 < n; i += 8) {
 		memcpy(&w, s + i, sizeof w);
-		bad |= unprintable8(w);
+		bad |= not_plain8(w);
 		memcpy(d + i, &w, sizeof w);
 	}
 	memcpy(&w, s + n - 8, sizeof w);
-	bad |= unprintable8(w);
+	bad |= not_plain8(w);
 	memcpy(d + n - 8, &w, sizeof w);
 	return !bad;
 }
 
 /*
  * Text from the input, shown through out_escaped(), which alone decides
- * how bytes other than printable ASCII appear.  Printable ASCII it shows
- * as it is, so such text is put in a sink directly; any other fills the
- * sink, so that the record is written out piece by piece instead.
+ * how bytes other than plain ones appear.  Plain text it shows as it is,
+ * so such text is put in a sink directly; any other fills the sink, so
+ * that the record is written out piece by piece instead.
  */
 static void escaped(struct sink *k, const char *s, size_t n)
 {
@@ -100,7 +109,7 @@ static void escaped(struct sink *k, const char *s, size_t n)
 
 	if (!k)
 		out_escaped(stdout, s, n);
-	else if ((d = sink_room(k, n)) != NULL && !copy_printable(d, s, n))
+	else if ((d = sink_room(k, n)) != NULL && !copy_plain(d, s, n))
 		sink_fail(k);
 }
 
@@ -198,7 +207,7 @@ void render_record_verdict(enum record_format format, const struct row *w,
 struct file_name {
 	const char *s;
 	size_t len;
-	bool plain; /* printable ASCII: shown as it is */
+	bool plain; /* shown as it is */
 };
 
 static inline const struct file_name *file_name(const char *file)
@@ -208,7 +217,7 @@ static inline const struct file_name *file_name(const char *file)
 	if (file != last.s) {
 		last.s = file;
 		last.len = strlen(file);
-		last.plain = printable(file, last.len);
+		last.plain = plain(file, last.len);
 	}
 	return &last;
 }
@@ -352,7 +361,7 @@ static ALWAYS_INLINE char *place_text(char *d, struct smtpcode_text t)
 {
 	if (!t.len)
 		return PLACE_LITERAL(d, "-");
-	return copy_printable(d, t.s, t.len) ? d + t.len : NULL;
+	return copy_plain(d, t.s, t.len) ? d + t.len : NULL;
 }
 
 /* A line number's digits, copied as sixteen bytes when there are no
@@ -477,11 +486,18 @@ void render_record_with(enum record_format format, const struct origin *o,
 		plain_record_with(format, o, v);
 }
 
+/* The length of a log line as --annotate shows it: without the CR of a
+ * CRLF ending, which ends the line and is not part of its text. */
+static inline size_t shown_len(const char *line, size_t len)
+{
+	return len && line[len - 1] == '\r' ? len - 1 : len;
+}
+
 static void annotation_with(const char *line, size_t len,
                             const struct origin *o, const struct rendered *v,
                             struct sink *k)
 {
-	escaped(k, line, len);
+	escaped(k, line, shown_len(line, len));
 	SINK_LITERAL(k, "\n  => ");
 	sink_write(k, v->text, v->len);
 	dsn_note(k, o, v->code, v->code_len);
@@ -503,7 +519,7 @@ void render_annotation_with(const char *line, size_t len,
 
 void render_annotation(const char *line, size_t len, const struct row *w)
 {
-	escaped(NULL, line, len);
+	escaped(NULL, line, shown_len(line, len));
 	SINK_LITERAL(NULL, "\n");
 	if (!w)
 		return;
