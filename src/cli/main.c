@@ -3,7 +3,6 @@
  * hands each argument to the library and each result to the renderer of
  * the chosen output, and turns the outcome into the exit status.
  */
-#include <getopt.h>
 #include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
@@ -13,6 +12,7 @@
 #include <unistd.h>
 
 #include "fields.h"
+#include "layout.h"
 #include "logs.h"
 #include "mails.h"
 #include "output.h"
@@ -261,13 +261,6 @@ static int lookup(const struct options *o, int argc, char **argv)
 	return status;
 }
 
-/* The argument getopt_long() just read.  After an option missing its
- * value at the end, glibc leaves optind at argc and musl one past it. */
-static const char *last_option(int argc, char **argv)
-{
-	return argv[optind - 1 < argc ? optind - 1 : argc - 1];
-}
-
 /* s[0..n) for an error message, escaped as out_escaped() escapes text
  * from the user: at most 60 bytes of it ("..." after). */
 static const char *escape_text(const char *s, size_t n)
@@ -314,6 +307,205 @@ static int usage_error(const char *fmt, ...)
 	return EXIT_ERROR;
 }
 
+/*
+ * The options, read as GNU getopt_long() reads them but the same in every
+ * build (musl's getopt_long() refuses an abbreviation that glibc's takes):
+ * short options alone or clustered (-jt), a value attached or next (-w80,
+ * -w 80); long options with a value after '=' or next; a long option
+ * shortened to a start of its name that no other option shares (as grep
+ * takes them); options and operands in any order; "--" ends the options,
+ * and "-" is an operand.
+ */
+struct option_spec {
+	const char *name; /* long name */
+	char letter;      /* short letter, or 0 */
+	bool takes_value;
+	char id;          /* what main() acts on: --color and --colour alike */
+};
+
+static const struct option_spec option_specs[] = {
+	{"json", 'j', false, 'j'},      {"tsv", 't', false, 't'},
+	{"field", 'f', true, 'f'},      {"brief", 'b', false, 'b'},
+	{"quiet", 'q', false, 'q'},     {"list", 'l', false, 'l'},
+	{"search", 's', false, 's'},    {"provider", 'p', true, 'p'},
+	{"providers", 0, false, 'P'},   {"annotate", 0, false, 'A'},
+	{"extract", 0, false, 'E'},     {"summary", 0, false, 'S'},
+	{"mail", 0, false, 'M'},        {"color", 0, true, 'C'},
+	{"colour", 0, true, 'C'},       {"width", 'w', true, 'w'},
+	{"help", 'h', false, 'h'},      {"version", 'V', false, 'V'},
+};
+#define NSPECS (sizeof option_specs / sizeof *option_specs)
+
+/* The option named name[0..len) (after "--"): by its whole name, or by a
+ * start that only it has; NULL after a usage error when there is none, or
+ * several. */
+static const struct option_spec *long_option(const char *name, size_t len)
+{
+	const struct option_spec *found = NULL;
+	char names[160] = "";
+	bool several = false;
+
+	for (size_t i = 0; len && i < NSPECS; i++) {
+		const struct option_spec *o = &option_specs[i];
+		if (strncmp(o->name, name, len) != 0)
+			continue;
+		if (o->name[len] == '\0')
+			return o;
+		several |= found && found->id != o->id;
+		if (!found)
+			found = o;
+		str_cat(names + strlen(names), sizeof names - strlen(names),
+		        *names ? ", --" : "--", o->name, (char *)NULL);
+	}
+	if (found && !several)
+		return found;
+	if (several)
+		usage_error("option '--%s' is ambiguous (%s)",
+		            escape_text(name, len), names);
+	else /* "--=x" has no name: shown whole */
+		usage_error("unknown option '--%s'",
+		            escape_text(name, len ? len : strlen(name)));
+	return NULL;
+}
+
+/* The option of short letter c, or NULL after a usage error. */
+static const struct option_spec *short_option(char c)
+{
+	char one[2] = {c, '\0'};
+	for (size_t i = 0; i < NSPECS; i++)
+		if (c && option_specs[i].letter == c)
+			return &option_specs[i];
+	usage_error("unknown option '-%s'", escape_arg(one));
+	return NULL;
+}
+
+/* An option without a value, id, into o: -1 to go on, else the exit
+ * status to end with now (--help, --version). */
+static int take_flag(struct options *o, char id)
+{
+	switch (id) {
+	case 'j': o->mode = MODE_JSON; break;
+	case 't': o->mode = MODE_TSV; break;
+	case 'b': o->mode = MODE_BRIEF; break;
+	case 'q': o->mode = MODE_QUIET; break;
+	case 'l': o->action = ACT_LIST; break;
+	case 's': o->action = ACT_SEARCH; break;
+	case 'P': o->action = ACT_PROVIDERS; break;
+	case 'A': o->action = ACT_ANNOTATE; break;
+	case 'E': o->action = ACT_EXTRACT; break;
+	case 'S': o->action = ACT_SUMMARY; break;
+	case 'M': o->action = ACT_MAIL; break;
+	case 'h':
+		out_str(usage_text);
+		return finish(EXIT_FOUND);
+	case 'V':
+	default:
+		out_printf("smtpcode %s (data of %s)\n", SMTPCODE_VERSION,
+		           smtpcode_data_date());
+		return finish(EXIT_FOUND);
+	}
+	return -1;
+}
+
+/* An option with a value, id, into o, width and color: -1 to go on, else
+ * EXIT_ERROR after a usage error. */
+static int take_value(struct options *o, char id, const char *value,
+                      unsigned *width, bool *color)
+{
+	int f;
+
+	switch (id) {
+	case 'f':
+		if ((f = field_parse(value)) < 0)
+			return usage_error("unknown field '%s' (expected a JSON "
+			                   "key: severity, scope, acts, retry, "
+			                   "suppress, bounce, reason, name, ...)",
+			                   escape_arg(value));
+		o->mode = MODE_FIELD;
+		o->field = (enum field_id)f;
+		break;
+	case 'p':
+		if (strcmp(value, "all") == 0) {
+			o->all_providers = true;
+			break;
+		}
+		o->provider = smtpcode_find_provider(value, strlen(value));
+		if (!o->provider)
+			return usage_error("unknown provider '%s' (see "
+			                   "'smtpcode --providers')", escape_arg(value));
+		break;
+	case 'C':
+		if (parse_color(value, color))
+			return usage_error("invalid --color '%s' (expected auto, "
+			                   "always or never)", escape_arg(value));
+		break;
+	case 'w':
+	default:
+		if (parse_width(value, width))
+			return usage_error("invalid width '%s' (expected a number "
+			                   "of columns, 0 to 1000)", escape_arg(value));
+		break;
+	}
+	return -1;
+}
+
+/* Option s, with its value when it takes one (the caller made sure it is
+ * there): -1 to go on, else the exit status to end with now. */
+static int take_option(struct options *o, const struct option_spec *s,
+                       const char *value, unsigned *width, bool *color)
+{
+	if (s->takes_value && value)
+		return take_value(o, s->id, value, width, color);
+	return take_flag(o, s->id);
+}
+
+/* The options of argv[1..argc) taken into o, width and color, and the
+ * operands moved to the front of argv, in order: -1 and *noperands their
+ * number, else the exit status to end with now. */
+static int read_options(int argc, char **argv, int *noperands,
+                        struct options *o, unsigned *width, bool *color)
+{
+	bool only_operands = false;
+	int n = 0, status;
+
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i], *value;
+		if (only_operands || arg[0] != '-' || arg[1] == '\0') {
+			argv[n++] = argv[i];
+		} else if (strcmp(arg, "--") == 0) {
+			only_operands = true;
+		} else if (arg[1] == '-') { /* --name, --name=value */
+			const char *eq = strchr(arg + 2, '=');
+			const struct option_spec *s = long_option(
+			    arg + 2, eq ? (size_t)(eq - arg - 2) : strlen(arg + 2));
+			if (!s)
+				return EXIT_ERROR;
+			value = eq ? eq + 1 : NULL;
+			if (value && !s->takes_value)
+				return usage_error("option '--%s' takes no value", s->name);
+			if (!value && s->takes_value && (value = argv[++i]) == NULL)
+				return usage_error("option '--%s' needs a value", s->name);
+			if ((status = take_option(o, s, value, width, color)) >= 0)
+				return status;
+		} else { /* -x, -xyz, -xVALUE, -x VALUE */
+			for (const char *c = arg + 1; *c; c++) {
+				const struct option_spec *s = short_option(*c);
+				if (!s)
+					return EXIT_ERROR;
+				value = NULL;
+				if (s->takes_value && (value = c[1] ? c + 1 : argv[++i]) == NULL)
+					return usage_error("option '-%c' needs a value", *c);
+				if ((status = take_option(o, s, value, width, color)) >= 0)
+					return status;
+				if (value)
+					break;
+			}
+		}
+	}
+	*noperands = n;
+	return -1;
+}
+
 /* SMTPCODE_WORKERS: how many threads read logs (0: one per core); -1
  * after a message when it is not 1 to LOG_MAX_WORKERS. */
 static int workers_asked(void)
@@ -330,104 +522,15 @@ static int workers_asked(void)
 
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-	    {"json", no_argument, NULL, 'j'},
-	    {"tsv", no_argument, NULL, 't'},
-	    {"field", required_argument, NULL, 'f'},
-	    {"brief", no_argument, NULL, 'b'},
-	    {"quiet", no_argument, NULL, 'q'},
-	    {"list", no_argument, NULL, 'l'},
-	    {"search", no_argument, NULL, 's'},
-	    {"provider", required_argument, NULL, 'p'},
-	    {"providers", no_argument, NULL, 'P'},
-	    {"annotate", no_argument, NULL, 'A'},
-	    {"extract", no_argument, NULL, 'E'},
-	    {"summary", no_argument, NULL, 'S'},
-	    {"mail", no_argument, NULL, 'M'},
-	    {"color", required_argument, NULL, 'C'},
-	    {"colour", required_argument, NULL, 'C'},
-	    {"width", required_argument, NULL, 'w'},
-	    {"help", no_argument, NULL, 'h'},
-	    {"version", no_argument, NULL, 'V'},
-	    {NULL, 0, NULL, 0},
-	};
 	struct options o = {MODE_TEXT, ACT_LOOKUP, F_CODE, NULL, false};
 	unsigned width = terminal_width();
 	bool color = false;
-	int status, c, f;
+	int status;
 
 	signal(SIGPIPE, SIG_DFL);
 	parse_color("auto", &color);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":jtf:bqlsp:w:hV", longopts,
-	                        NULL)) != -1) {
-		switch (c) {
-		case 'j': o.mode = MODE_JSON; break;
-		case 't': o.mode = MODE_TSV; break;
-		case 'b': o.mode = MODE_BRIEF; break;
-		case 'q': o.mode = MODE_QUIET; break;
-		case 'l': o.action = ACT_LIST; break;
-		case 's': o.action = ACT_SEARCH; break;
-		case 'P': o.action = ACT_PROVIDERS; break;
-		case 'A': o.action = ACT_ANNOTATE; break;
-		case 'E': o.action = ACT_EXTRACT; break;
-		case 'S': o.action = ACT_SUMMARY; break;
-		case 'M': o.action = ACT_MAIL; break;
-		case 'f':
-			if ((f = field_parse(optarg)) < 0)
-				return usage_error("unknown field '%s' (expected a JSON "
-				                   "key: severity, scope, acts, retry, "
-				                   "suppress, bounce, reason, name, ...)",
-				                   escape_arg(optarg));
-			o.mode = MODE_FIELD;
-			o.field = (enum field_id)f;
-			break;
-		case 'p':
-			if (strcmp(optarg, "all") == 0) {
-				o.all_providers = true;
-				break;
-			}
-			o.provider = smtpcode_find_provider(optarg, strlen(optarg));
-			if (!o.provider)
-				return usage_error("unknown provider '%s' (see "
-				                   "'smtpcode --providers')", escape_arg(optarg));
-			break;
-		case 'C':
-			if (parse_color(optarg, &color))
-				return usage_error("invalid --color '%s' (expected auto, "
-				                   "always or never)", escape_arg(optarg));
-			break;
-		case 'w':
-			if (parse_width(optarg, &width))
-				return usage_error("invalid width '%s' (expected a number "
-				                   "of columns, 0 to 1000)", escape_arg(optarg));
-			break;
-		case 'h':
-			out_str(usage_text);
-			return finish(EXIT_FOUND);
-		case 'V':
-			out_printf("smtpcode %s (data of %s)\n", SMTPCODE_VERSION,
-			           smtpcode_data_date());
-			return finish(EXIT_FOUND);
-		case ':':
-			return usage_error("option '%s' needs a value",
-			                   escape_arg(last_option(argc, argv)));
-		default: {
-			const char *arg = last_option(argc, argv);
-			if (strncmp(arg, "--", 2) == 0 && strchr(arg, '=') && optopt)
-				return usage_error("option '%.*s' takes no value",
-				                   (int)(strchr(arg, '=') - arg), arg);
-			if (optopt && arg[1] != '-')
-				return optopt > 0x20 && optopt < 0x7f
-				           ? usage_error("unknown option '-%c'", optopt)
-				           : usage_error("unknown option '-\\x%02x'",
-				                         (unsigned)(optopt & 0xff));
-			return usage_error("unknown option '%s'", escape_arg(arg));
-		}
-		}
-	}
-	argc -= optind;
-	argv += optind;
+	if ((status = read_options(argc, argv, &argc, &o, &width, &color)) >= 0)
+		return status;
 	out_set_width(width);
 	out_set_color(color && o.mode == MODE_TEXT);
 
