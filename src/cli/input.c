@@ -138,8 +138,7 @@ newlines_avx2(const char *p, const char *end)
 }
 #endif
 
-/* The newlines in [p, end): with AVX2 where the processor has it. */
-static size_t count_newlines(const char *p, const char *end)
+size_t count_newlines(const char *p, const char *end)
 {
 #ifdef INPUT_AVX2
 	if (__builtin_cpu_supports("avx2"))

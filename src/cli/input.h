@@ -59,4 +59,8 @@ int read_whole(const char *path, char **data, size_t *size, size_t *len);
 /* "smtpcode: FILE: why" on stderr. */
 void input_error(const char *path, const char *why);
 
+/* The newlines in [p, end): with AVX2 where the processor has it (the
+ * reader counts every block; --extract's workers count their slices). */
+size_t count_newlines(const char *p, const char *end);
+
 #endif

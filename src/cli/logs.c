@@ -750,48 +750,6 @@ static int take_buffer(struct pool *p)
 	return i;
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#define LOGS_AVX2 1
-
-/* The newlines in [p, end) with AVX2, 128 bytes a step into byte
- * counters emptied before they wrap (as input.c counts a block's). */
-__attribute__((target("avx2"))) static size_t
-newlines_avx2(const char *p, const char *end)
-{
-	const __m256i nl = _mm256_set1_epi8('\n'), zero = _mm256_setzero_si256();
-	size_t n = 0;
-#define EQ(at) \
-	_mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(at)), nl)
-	while (end - p >= 128) {
-		__m256i one = zero, two = zero, sums;
-		for (int k = 0; k < 127 && end - p >= 128; k++, p += 128) {
-			one = _mm256_sub_epi8(one, EQ(p));
-			two = _mm256_sub_epi8(two, EQ(p + 32));
-			one = _mm256_sub_epi8(one, EQ(p + 64));
-			two = _mm256_sub_epi8(two, EQ(p + 96));
-		}
-		sums = _mm256_add_epi64(_mm256_sad_epu8(one, zero),
-		                        _mm256_sad_epu8(two, zero));
-		n += (size_t)_mm256_extract_epi64(sums, 0) +
-		     (size_t)_mm256_extract_epi64(sums, 1) +
-		     (size_t)_mm256_extract_epi64(sums, 2) +
-		     (size_t)_mm256_extract_epi64(sums, 3);
-	}
-#undef EQ
-	return n + scan_count(p, end, '\n');
-}
-#endif
-
-/* The newlines in [p, end): with AVX2 where the processor has it. */
-static size_t newlines(const char *p, const char *end)
-{
-#ifdef LOGS_AVX2
-	if (__builtin_cpu_supports("avx2"))
-		return newlines_avx2(p, end);
-#endif
-	return scan_count(p, end, '\n');
-}
 
 /*
  * The bytes of log a slice takes: as many as made half a capture of
@@ -829,7 +787,7 @@ static int cut(const struct block *b, size_t size, bool numbered,
 		const char *stop = nl ? nl + 1 : end;
 		s[n].slice = (struct block){at, (size_t)(stop - at), first};
 		if (numbered && stop < end)
-			first += newlines(at, stop);
+			first += count_newlines(at, stop);
 		n++;
 		at = stop;
 	}

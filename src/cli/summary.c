@@ -560,9 +560,7 @@ static void random_key(struct summary *s)
 struct summary *summary_new(void)
 {
 	struct summary *s = calloc(1, sizeof *s);
-	if (!s)
-		perror("smtpcode");
-	else
+	if (s) /* (the caller reports a failure) */
 		random_key(s);
 	return s;
 }
@@ -879,36 +877,6 @@ static void summary_text(const struct summary *s, const struct group **codes,
 	}
 }
 
-/*
- * A key as a JSON string; false when memory ran out.  json_plain() reads
- * a C string: a key holding NUL bytes (from the input) is written a piece
- * at a time, each piece escaped by json_plain() into memory and copied
- * without its quotes, "\u0000" (JSON's escape of NUL) between them.
- */
-static bool json_key(const struct group *g)
-{
-	struct out_capture piece = {0};
-	bool ok = true;
-
-	if (!memchr(g->key, '\0', g->len)) {
-		json_plain(g->key);
-		return true;
-	}
-	out_str("\"");
-	for (size_t at = 0; ok && at <= g->len; at += strlen(g->key + at) + 1) {
-		if (at)
-			out_str("\\u0000");
-		out_capture_begin(&piece);
-		json_plain(g->key + at);
-		out_capture_end();
-		if ((ok = !piece.failed))
-			out_write(piece.text + 1, piece.len - 2);
-	}
-	out_capture_free(&piece);
-	out_str("\"");
-	return ok;
-}
-
 /* ,"recipients":N for g, and "recipients_at_least":true for a bound. */
 static void json_recipients(const struct group *g)
 {
@@ -918,14 +886,13 @@ static void json_recipients(const struct group *g)
 	           at_least ? ",\"recipients_at_least\":true" : "");
 }
 
-static bool json_groups(const char *name, const struct group **v,
+static void json_groups(const char *name, const struct group **v,
                         bool codes)
 {
 	out_printf(",\"%s\":[", name);
 	for (size_t i = 0; v[i]; i++) {
 		out_printf("%s{\"%s\":", i ? "," : "", codes ? "code" : "domain");
-		if (!json_key(v[i]))
-			return false;
+		json_bytes(v[i]->key, v[i]->len);
 		out_printf(",\"count\":%lu", v[i]->count);
 		json_recipients(v[i]);
 		if (codes) {
@@ -936,19 +903,17 @@ static bool json_groups(const char *name, const struct group **v,
 		out_str("}");
 	}
 	out_str("]");
-	return true;
 }
 
-static bool summary_json(const struct summary *s, const struct group **codes,
+static void summary_json(const struct summary *s, const struct group **codes,
                          const struct group **domains,
                          const struct group **pairs)
 {
 	size_t k = 0;
 	out_printf("{\"lines\":%lu,\"with_code\":%lu,\"without_code\":%lu",
 	           s->lines, s->with_code, s->lines - s->with_code);
-	if (!json_groups("codes", codes, true) ||
-	    !json_groups("domains", domains, false))
-		return false;
+	json_groups("codes", codes, true);
+	json_groups("domains", domains, false);
 	out_str(",\"temporary_by_domain\":[");
 	for (size_t i = 0; pairs[i]; i++) {
 		const struct group *code = &s->codes.groups[pairs[i]->code_group];
@@ -958,14 +923,12 @@ static bool summary_json(const struct summary *s, const struct group **codes,
 			continue;
 		out_printf("%s{\"code\":\"%s\",\"domain\":", k++ ? "," : "",
 		           code->key);
-		if (!json_key(dom))
-			return false;
+		json_bytes(dom->key, dom->len);
 		out_printf(",\"count\":%lu", pairs[i]->count);
 		json_recipients(pairs[i]);
 		out_printf(",\"scope\":\"%s\"}", scope);
 	}
 	out_str("]}\n");
-	return true;
 }
 
 /* Counting failed: no summary, since its counts would be wrong, and the
@@ -988,9 +951,11 @@ void summary_render(const struct summary *s, bool json)
 	codes = sorted(&s->codes, by_count);
 	domains = sorted(&s->domains, by_count);
 	pairs = sorted(&s->pairs, pair_by_count);
-	shown = codes && domains && pairs &&
-	        (json ? summary_json(s, codes, domains, pairs)
-	              : (summary_text(s, codes, domains, pairs), true));
+	shown = codes && domains && pairs;
+	if (shown && json)
+		summary_json(s, codes, domains, pairs);
+	else if (shown)
+		summary_text(s, codes, domains, pairs);
 	free(codes);
 	free(domains);
 	free(pairs);
