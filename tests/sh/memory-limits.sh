@@ -12,18 +12,10 @@
 set -u
 bin=$1
 genlog=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-pass=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+name=memory-limits
+. "$(dirname "$0")/lib.sh"
 
-# A sanitizer reserves more address space than any limit here allows.
-if ! (ulimit -v 262144 && exec "$bin" --version) >/dev/null 2>&1; then
-	echo "memory-limits: skipped: $bin cannot run in 256 MiB of address space (a sanitizer build?)"
-	exit 77
-fi
+skip_without_room "$bin"
 
 "$genlog" 2M > "$tmp/gen.log" || { echo "memory-limits: genlog failed"; exit 1; }
 yes 5.1.1 | head -c 600000 > "$tmp/short.log"
@@ -79,5 +71,4 @@ for f in "$tmp/gen.log" "$tmp/short.log"; do
 	done
 done
 
-echo "memory-limits: $pass passed, $fails failed (limits in KiB:$limits)"
-[ "$fails" -eq 0 ]
+finish "limits in KiB:$limits"

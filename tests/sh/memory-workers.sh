@@ -11,19 +11,10 @@ set -u
 bin=$1
 measure=$2
 genlog=$3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-pass=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+name=memory-workers
+. "$(dirname "$0")/lib.sh"
 
-# A sanitizer's shadow memory makes RSS meaningless: such builds are told
-# by their refusing a limit on address space that a plain build runs in.
-if ! (ulimit -v 262144 && exec "$bin" --version) >/dev/null 2>&1; then
-	echo "memory-workers: skipped: $bin cannot run in 256 MiB of address space (a sanitizer build?)"
-	exit 77
-fi
+skip_without_room "$bin"
 
 # Inputs: a generated Postfix log; 2 MB of short lines, each a record;
 # and 100 KB of them under a path of about 3,800 characters.
@@ -72,5 +63,4 @@ for f in "$tmp/short.log" "$long"; do
 	done
 done
 
-echo "memory-workers: $pass passed, $fails failed"
-[ "$fails" -eq 0 ]
+finish

@@ -8,11 +8,8 @@
 # usage: summary-estimates.sh SMTPCODE
 set -u
 bin=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+name=summary-estimates
+. "$(dirname "$0")/lib.sh"
 
 # log N RECIPIENT: N deferrals with 452 4.3.1, RECIPIENT's '#' the line's
 # number.
@@ -94,5 +91,4 @@ grep -q '^Lines: 100000 read, 100000 with a code, 0 without$' "$tmp/one.txt" ||
 grep -q '^    20000  .*  4\.3\.1 ' "$tmp/one.txt" ||
 	bad "many, 4.3.1: $(grep ' 4\.3\.1 ' "$tmp/one.txt" | head -n 1)"
 
-[ "$fails" -eq 0 ] && echo "summary-estimates: all passed"
-exit $((fails > 0))
+finish

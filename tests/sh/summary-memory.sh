@@ -9,11 +9,8 @@
 # itself from starting (a sanitizer's shadow memory).
 set -u
 bin=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+name=summary-memory
+. "$(dirname "$0")/lib.sh"
 
 awk 'BEGIN {
 	for (i = 0; i < 100000; i++)
@@ -66,5 +63,4 @@ fi
 [ "$refused" -gt 0 ] || bad "no limit made --summary run out of memory"
 [ "$shown" -gt 0 ] || bad "no limit let --summary show its counts"
 
-[ "$fails" -eq 0 ] && echo "summary-memory: all passed ($refused runs refused, $shown shown)"
-exit $((fails > 0))
+finish "$refused runs refused, $shown shown"

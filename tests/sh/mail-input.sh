@@ -9,13 +9,9 @@
 # usage: mail-input.sh SMTPCODE
 set -u
 bin=$1
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fails=0
-pass=0
-
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+name=mail-input
+. "$(dirname "$0")/lib.sh"
+dir=$tmp
 
 # $1 status, $2 stderr wanted (whole), $3 what was run
 expect() {
@@ -126,5 +122,4 @@ n=$(grep -c '^Recipient [0-9]*: u[0-9]*@example.com$' "$dir/out")
 	! grep -q 'not shown' "$dir/out" &&
 	ok || bad "--mail text: exit $st, $n recipients"
 
-echo "mail-input: $pass passed, $fails failed"
-[ "$fails" -eq 0 ]
+finish
