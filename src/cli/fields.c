@@ -42,15 +42,32 @@ static void warn(struct row *w, const char *fmt, ...)
 	w->nwarnings++;
 }
 
+const char *decided_by(const struct smtpcode_verdict *v, char *buf,
+                       size_t size)
+{
+	const struct smtpcode_entry *p = v->from ? smtpcode_provider_of(v->from)
+	                                         : NULL;
+	buf[0] = '\0';
+	if (v->value[SMTPCODE_SUPPRESS] !=
+	    smtpcode_value_parse(SMTPCODE_SUPPRESS, "unknown", 7))
+		return buf;
+	if (v->provider_guess && p)
+		snprintf(buf, size, "the reply: only %s gives %s this meaning, and "
+		         "another server may mean something else by it",
+		         smtpcode_text(p, SMTPCODE_CODE),
+		         smtpcode_text(v->from, SMTPCODE_CODE));
+	else if (v->from)
+		snprintf(buf, size, "%s", smtpcode_text(v->from, SMTPCODE_DECIDES));
+	return buf;
+}
+
 /* The warnings of a verdict that more than its entry decided, or that
  * nothing decides. */
 static void verdict_warnings(struct row *w, const struct smtpcode_result *r)
 {
 	const struct smtpcode_verdict *v = &w->verdict;
-	const struct smtpcode_match *m = &r->match;
 	unsigned basic = r->query.basic;
-	const char *decides = v->from ? smtpcode_text(v->from, SMTPCODE_DECIDES)
-	                              : "";
+	char decides[512];
 
 	if (v->basic_decides)
 		warn(w, "%u and %s disagree: the SMTP exchange acted on %u, so "
@@ -59,13 +76,7 @@ static void verdict_warnings(struct row *w, const struct smtpcode_result *r)
 	else if (basic && r->query.enhanced && r->pairing == SMTPCODE_PAIR_MISMATCH)
 		warn(w, "%u and %s disagree: the class of the enhanced code must "
 		     "match the first digit of the basic code", basic, w->code);
-	if (v->provider_guess)
-		warn(w, "only %s gives %s this meaning, and nothing shows the "
-		     "reply came from %s: whether the address is bad is unknown",
-		     smtpcode_text(m->provider, SMTPCODE_CODE), w->code,
-		     smtpcode_text(m->provider, SMTPCODE_CODE));
-	else if (*decides && v->value[SMTPCODE_SUPPRESS] ==
-	                         smtpcode_value_parse(SMTPCODE_SUPPRESS, "unknown", 7))
+	if (*decided_by(v, decides, sizeof decides))
 		warn(w, "%s alone does not tell whether the address is bad; "
 		     "decided by %s", smtpcode_text(v->from, SMTPCODE_CODE), decides);
 	if (v->report_decides)

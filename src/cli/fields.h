@@ -64,6 +64,12 @@ void row_of_result(struct row *w, const struct smtpcode_result *r,
 void row_of_category(struct row *w, const struct smtpcode_entry *e,
                      const char *input);
 
+/* What would decide a suppress and bounce that v leaves unknown (the
+ * data's 'decides', or the reply's provider), into buf[0..size); "" when
+ * v knows them.  Returns buf. */
+const char *decided_by(const struct smtpcode_verdict *v, char *buf,
+                       size_t size);
+
 /* The basic or enhanced code of q as written at the start of reply. */
 struct smtpcode_text seen_code(struct smtpcode_text reply,
                                const struct smtpcode_query *q, int enhanced);

@@ -244,25 +244,6 @@ static void providers_section(const struct smtpcode_entry *e)
 	}
 }
 
-/* What settles a verdict that the code leaves unknown. */
-static void decided_line(const struct smtpcode_entry *e,
-                         const struct smtpcode_verdict *v)
-{
-	char line[512];
-	const struct smtpcode_entry *p = smtpcode_provider_of(e);
-	if (v->value[SMTPCODE_SUPPRESS] !=
-	    smtpcode_value_parse(SMTPCODE_SUPPRESS, "unknown", 7))
-		return;
-	if (v->provider_guess && p) {
-		str_cat(line, sizeof line, "the reply: only ", text(p, SMTPCODE_CODE),
-		        " gives ", text(e, SMTPCODE_CODE), " this meaning, and "
-		        "another server may mean something else by it", (char *)NULL);
-		text_line("Decided by", line);
-	} else if (v->from) {
-		text_line("Decided by", text(v->from, SMTPCODE_DECIDES));
-	}
-}
-
 /* A class variant (4.3.1) or a basic code (452): the full verdict, v,
  * which is e's own unless more than e decided it. */
 void render_entry(const struct smtpcode_entry *e,
@@ -270,6 +251,7 @@ void render_entry(const struct smtpcode_entry *e,
 {
 	const unsigned char *val = v->value;
 	const struct smtpcode_entry *now = v->basic_decides ? v->from : e;
+	char decided[512];
 	bool final_temporary = val[SMTPCODE_SEVERITY] == SMTPCODE_TEMPORARY &&
 	                       val[SMTPCODE_FINAL] == 2;
 	title(text(e, SMTPCODE_CODE), e);
@@ -302,7 +284,7 @@ void render_entry(const struct smtpcode_entry *e,
 	verdict_line("Suppress", SMTPCODE_SUPPRESS, val[SMTPCODE_SUPPRESS]);
 	verdict_line("Bounce", SMTPCODE_BOUNCE, val[SMTPCODE_BOUNCE]);
 	verdict_line("Reason", SMTPCODE_REASON, val[SMTPCODE_REASON]);
-	decided_line(e, v);
+	text_line("Decided by", decided_by(v, decided, sizeof decided));
 	basic_line(e);
 	group_line(e);
 	if (smtpcode_provider_of(e))
