@@ -1,5 +1,5 @@
 /*
- * The CLI's JSON output (src/cli/render_json.c, src/utf8.c): json_plain()
+ * The CLI's JSON output (src/cli/render_json.c, src/util/utf8.c): json_plain()
  * on the input as a string, render_json() of the input looked up as a
  * code or reply (with no provider, and with one given), of a category
  * row, and of a log line's record, whose spans are the raw input.
@@ -57,7 +57,7 @@ void out_printf(const char *fmt, ...)
 	out_write(buf, (size_t)n);
 }
 
-/* ---- UTF-8, independently of src/utf8.c (Unicode, table 3-7) ---- */
+/* ---- UTF-8, independently of src/util/utf8.c (Unicode, table 3-7) ---- */
 
 static size_t utf8_seq(const unsigned char *s, size_t n)
 {

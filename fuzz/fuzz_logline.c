@@ -13,7 +13,7 @@
  * names its format, no layout and no code leaves everything absent;
  * parsing twice gives the same result.  For find_code: the span starts at
  * the code and stays on its line, the code obeys the policy of
- * src/logline.c (class 2, 4 or 5, subject 0-7, not glued on the left),
+ * src/logs/logline.c (class 2, 4 or 5, subject 0-7, not glued on the left),
  * the codes parse back from the span, and the documented way to look for
  * the next code always moves forward.
  */

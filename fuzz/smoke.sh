@@ -23,7 +23,9 @@ cleanup() { [ "$keep" = 1 ] || rm -rf "$tmp"; }
 trap cleanup EXIT INT TERM
 
 cd "$root"
-base="-std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Iinclude -Isrc"
+# The library's folders (src/README.md), all but the command's.
+libdirs=$(find src -mindepth 1 -maxdepth 1 -type d ! -name cli | sort)
+base="-std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Iinclude $(printf -- '-I%s ' $libdirs)"
 san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 
 # The table: the generator, built plainly, over the data files in the
@@ -40,13 +42,13 @@ data=$(awk '/^set\(SMTPCODE_DATA/ { on = 1 }
 # shellcheck disable=SC2086
 $cc $base -Itools/gentable -o "$tmp/gentable" tools/gentable/main.c \
 	tools/gentable/read.c tools/gentable/check.c tools/gentable/write.c \
-	src/parse.c src/vocab.c src/utf8.c
+	src/core/parse.c src/core/vocab.c src/util/utf8.c
 # shellcheck disable=SC2086
 "$tmp/gentable" "$tmp/table.c" data/DATE $data
 
 # The library, instrumented for coverage and the sanitizers, once.
 mkdir -p "$tmp/lib"
-for f in src/*.c "$tmp/table.c"; do
+for f in $(find $libdirs -name '*.c' | sort) "$tmp/table.c"; do
 	# shellcheck disable=SC2086
 	$cc $base $san -fsanitize=fuzzer-no-link -Wno-overlength-strings \
 		-c "$f" -o "$tmp/lib/$(basename "$f" .c).o"

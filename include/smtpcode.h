@@ -433,7 +433,7 @@ bool smtpcode_log_parse(const char *s, size_t len, struct smtpcode_logline *l);
 
 /*
  * Find the first enhanced status code in free text s[0..len), under the
- * policy against false positives (stated in full in src/logline.c): the
+ * policy against false positives (stated in full in src/logs/logline.c): the
  * code must be 2, 4 or 5, a subject of one digit 0-7 and a detail of 1 to
  * 3 digits, and stand alone: neither glued to letters, digits, '.', '/',
  * '@' or '-' before it (10.5.7.1, v4.3.1, ID4.2.2), nor followed by a

@@ -3,7 +3,7 @@
  * arguments to every accessor and lookup, NULL inputs where the header
  * allows them, the table walked through every public accessor, providers
  * given by the caller, ranges of provider codes, and the UTF-8 check the
- * command and the generator share (src/utf8.c).
+ * command and the generator share (src/util/utf8.c).
  */
 #include <stdarg.h>
 #include <setjmp.h>
@@ -249,7 +249,7 @@ static void test_null_inputs(void **state)
 	assert_int_equal(m.nrecipients, 0);
 }
 
-/* src/utf8.c: the shortest form of each length, and every way to fail. */
+/* src/util/utf8.c: the shortest form of each length, and every way to fail. */
 static void test_utf8(void **state)
 {
 	static const struct {

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "../src/table.h" /* TABLE_SHARED */
+#include "../src/core/table.h" /* TABLE_SHARED */
 #include "run.h"
 
 struct mutation {

@@ -1,4 +1,4 @@
-/* Mail log lines and codes in free text (src/logline.c). */
+/* Mail log lines and codes in free text (src/logs/logline.c). */
 #include <stdarg.h>
 #include <setjmp.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* Lookups, resolution of queries, and the pairing check (src/lookup.c). */
+/* Lookups, resolution of queries, and the pairing check (src/core/lookup.c). */
 #include <stdarg.h>
 #include <setjmp.h>
 #include <stddef.h>

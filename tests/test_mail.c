@@ -1,5 +1,5 @@
 /*
- * Bounce messages (src/mail.c, src/mime.c): the corpus of tests/mail/, one
+ * Bounce messages (src/mail/mail.c, src/mail/mime.c): the corpus of tests/mail/, one
  * row per file, each read with LF, CRLF and bare CR line ends from a
  * buffer of exactly its size (no NUL after it, so that valgrind or ASan
  * catch any read past the end); then the work buffer's limits, the

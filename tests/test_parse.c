@@ -1,4 +1,4 @@
-/* Parsing of code strings and reply lines (src/parse.c). */
+/* Parsing of code strings and reply lines (src/core/parse.c). */
 #include <stdarg.h>
 #include <setjmp.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* Patterns of codes and word search (src/pattern.c). */
+/* Patterns of codes and word search (src/core/pattern.c). */
 #include <stdarg.h>
 #include <setjmp.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 /*
- * Providers' dialects (src/provider.c): recognising a reply's provider,
+ * Providers' dialects (src/match/provider.c): recognising a reply's provider,
  * picking its entry by phrase, refusing to guess, forcing a provider, and
  * the coverage the data must reach.
  */

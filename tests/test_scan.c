@@ -1,4 +1,4 @@
-/* Finding, counting and comparing bytes (src/scan.h): every start, length and place
+/* Finding, counting and comparing bytes (src/util/scan.h): every start, length and place
  * of the byte, against a byte-by-byte search, in an exactly sized heap
  * buffer so that a read past the span shows under ASan and valgrind. */
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /*
- * gentable: compile data/ into the static table of src/table.h.  Shared
+ * gentable: compile data/ into the static table of src/core/table.h.  Shared
  * declarations of its three stages: read.c turns data files into records,
  * check.c refuses anything inconsistent, write.c writes the C table.
  */

@@ -1,6 +1,6 @@
 /*
  * gentable: compile the data files under data/ into the static table the
- * library searches (see src/table.h for its layout and data/README.md for
+ * library searches (see src/core/table.h for its layout and data/README.md for
  * the format).  It refuses anything inconsistent with one line per problem,
  * "data/FILE:LINE: message", and a non-zero exit, so bad data fails the
  * build.

@@ -1,5 +1,5 @@
 /*
- * Reading Internet messages for the bounce parser (src/mail.c): spans,
+ * Reading Internet messages for the bounce parser (src/mail/mail.c): spans,
  * lines, header fields, Content-Type, multipart bodies and the two
  * transfer encodings.  Internal to the library.
  *
