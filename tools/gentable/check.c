@@ -158,12 +158,12 @@ static void classify_definition(struct record *r, enum record_kind kind,
 
 static void classify(struct record *r)
 {
-	static unsigned nproviders, ngroups, ncorpora;
+	static unsigned ngroups, ncorpora;
 	struct field *f = &r->fields[0];
 	const char *s = f->value;
 
 	if (strcmp(f->def->name, "provider") == 0) {
-		classify_definition(r, R_PROVIDER_DEF, ++nproviders);
+		classify_definition(r, R_PROVIDER_DEF, r->rank);
 		return;
 	}
 	if (strcmp(f->def->name, "group") == 0) {
@@ -262,8 +262,8 @@ static int allowed(enum record_kind kind, const struct keydef *def)
 	static const char *const verdict_only[] = {"final", "decides", NULL};
 	static const char *const category[] = {"code", "name", "meaning",
 	    "severity", "scope", "now", "source", "note", NULL};
-	static const char *const provider_def[] = {"provider", "name", "marker",
-	                                           "site", "source", "note", NULL};
+	static const char *const provider_def[] = {"provider", "priority",
+	    "name", "marker", "site", "source", "note", NULL};
 	static const char *const group_def[] = {"group", "name", "scope",
 	                                        "meaning", "note", NULL};
 	static const char *const corpus[] = {"corpus", "name", "meaning",
@@ -625,7 +625,7 @@ static int cites(const char *v, const struct record *d, const char *key)
 }
 
 /* A provider's entry rests on the provider's own page (one of its
- * site: lines) or on a public corpus of real replies (data/corpora.txt);
+ * site: lines) or on a public corpus of real replies (data/sources/corpora.txt);
  * a registered code's entry on RFCs, drafts and the registry alone, so
  * that no provider's meaning passes for the standard one. */
 static void check_sources(const struct record *r)
@@ -652,12 +652,12 @@ static void check_sources(const struct record *r)
 		if (strncmp(f->value, "observed", 8) == 0)
 			fail(f->file, f->line, "%s: 'observed replies' is no source: "
 			     "cite the provider's page or a corpus of "
-			     "data/corpora.txt and where in it", r->codetext);
+			     "data/sources/corpora.txt and where in it", r->codetext);
 		own |= corpus || cites(f->value, p, "site");
 	}
 	if (r->kind == R_PROVIDER && p && !own)
 		fail(r->file, r->line, "%s: no source is %s's own page (a 'site:' "
-		     "of the provider) or a corpus of data/corpora.txt",
+		     "of the provider) or a corpus of data/sources/corpora.txt",
 		     r->codetext, p->codetext);
 }
 
@@ -815,8 +815,69 @@ static int usable(const struct record *r)
 	return find_record(r->key) == r && (r->kind != R_VARIANT || r->topic);
 }
 
+/* A provider definition's priority: a whole number from 1 to 65535;
+ * 0 when it has none or a bad one (reported). */
+static unsigned priority_of(const struct record *r)
+{
+	const struct field *f = get(r, "priority");
+	char *end;
+	unsigned long v;
+
+	if (!f) {
+		fail(r->file, r->line, "provider %s has no 'priority:' (a whole "
+		     "number: lower ones have their markers tried first)",
+		     r->fields[0].value);
+		return 0;
+	}
+	v = strtoul(f->value, &end, 10);
+	if (f->value[0] < '0' || f->value[0] > '9' || *end || v < 1 ||
+	    v > 65535) {
+		fail(f->file, f->line, "priority '%s' is not a whole number "
+		     "from 1 to 65535", f->value);
+		return 0;
+	}
+	return (unsigned)v;
+}
+
+/* Providers are numbered by priority, lowest first, wherever their files
+ * are: a reply that holds several providers' markers is read as the
+ * first's whose phrases pick an entry (src/match/provider.c).  Two with
+ * one priority would be ordered by the file list: refused. */
+static void rank_providers(void)
+{
+	struct record **defs = NULL;
+	unsigned *prio = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < nrecords; i++) {
+		struct record *r = &records[i];
+		if (!r->nfields || strcmp(r->fields[0].def->name, "provider"))
+			continue;
+		defs = xrealloc(defs, (n + 1) * sizeof *defs);
+		prio = xrealloc(prio, (n + 1) * sizeof *prio);
+		defs[n] = r;
+		prio[n++] = priority_of(r);
+	}
+	for (size_t i = 0; i < n; i++) {
+		unsigned rank = 1;
+		for (size_t j = 0; j < n; j++) {
+			if (j != i && prio[j] && prio[j] == prio[i] && j < i)
+				fail(get(defs[i], "priority")->file,
+				     get(defs[i], "priority")->line,
+				     "providers %s and %s have the same priority %u",
+				     defs[j]->fields[0].value,
+				     defs[i]->fields[0].value, prio[i]);
+			rank += prio[j] < prio[i] || (prio[j] == prio[i] && j < i);
+		}
+		defs[i]->rank = rank;
+	}
+	free(defs);
+	free(prio);
+}
+
 void check_all(void)
 {
+	rank_providers();
 	for (size_t i = 0; i < nrecords; i++)
 		classify(&records[i]);
 	for (size_t i = 0; i < nrecords; i++)

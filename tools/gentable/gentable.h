@@ -59,6 +59,7 @@ struct record {
 	struct smtpcode_query code;
 	uint32_t key;
 	unsigned provider;    /* provider entries: index of the provider */
+	unsigned rank;        /* provider definitions: index by priority */
 	char codetext[32];
 	struct record *topic; /* where missing fields come from: a variant's
 	                         X.S.D, a provider entry's standard entry */

@@ -46,6 +46,8 @@ const struct keydef keydefs[] = {
 	/* Checked, not written: what provider entries may cite. */
 	{"corpus", SCALAR_TEXT, NOT_WRITTEN, 0},
 	{"site", LIST, NOT_WRITTEN, 0},
+	/* Read once: the order in which providers' markers are tried. */
+	{"priority", SCALAR_TEXT, NOT_WRITTEN, 0},
 };
 const size_t nkeydefs = sizeof keydefs / sizeof keydefs[0];
 
