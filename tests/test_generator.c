@@ -314,42 +314,46 @@ static void test_refuses(void **state)
 	free(good);
 }
 
-/* The library's tables have room for 255 markers and phrases without a
- * space (table.h): one more is refused, at the record that brings it.
- * They are spread over two records, as a record's list holds 255 items. */
-static void test_too_many_words(void **state)
+/* The generator's room: 300 providers, 20,100 markers and 20,400
+ * phrases (the library's ids are 16 bits wide) are accepted, and the
+ * table says so.  Each provider has 67 markers and two entries of 34
+ * phrases, as an entry's list holds at most 255 items. */
+static void test_scale(void **state)
 {
-	static const char *const after[] = {"marker: mx.example\n",
-	                                    "match: no such user here\n"};
-	char *good = read_all(GOOD_DATA), *bad = malloc(strlen(good) + 256 * 32);
+	char *good = read_all(GOOD_DATA), *big, *table, path[96];
+	size_t len = strlen(good), cap = len + 300 * 6000;
 	struct run *r = test_malloc(sizeof *r);
 	(void)state;
-	assert_non_null(bad);
-	for (int words = 255; words <= 256; words++) {
-		const char *from = good;
-		size_t len = 0;
-		for (int k = 0; k < 2; k++) { /* 149 markers, then matches */
-			const char *at = strstr(from, after[k]);
-			size_t n;
-			assert_non_null(at);
-			n = (size_t)(at - from) + strlen(after[k]);
-			memcpy(bad + len, from, n);
-			len += n;
-			from += n;
-			for (int i = 0; i < (k ? words - 150 : 149); i++)
-				len += (size_t)sprintf(bad + len, "%s: word%d%03d\n",
-				                       k ? "match" : "marker", k, i);
+	big = malloc(cap);
+	assert_non_null(big);
+	memcpy(big, good, len);
+	for (int p = 0; p < 300; p++) {
+		len += (size_t)sprintf(big + len, "\nprovider: p%d\npriority: %d\n"
+		                       "name: Provider %d\nsite: P%d\n"
+		                       "source: P%d: page\n", p, 100 + p, p, p, p);
+		for (int k = 0; k < 67; k++)
+			len += (size_t)sprintf(big + len, "marker: mx%d-%d.example\n",
+			                       p, k);
+		for (int e = 0; e < 2; e++) {
+			len += (size_t)sprintf(big + len, "\ncode: %s\nprovider: p%d\n"
+			                       "name: n\nmeaning: m\n"
+			                       "verified: 2026-11-29\nsource: P%d: page\n",
+			                       e ? "550" : "5.1.1", p, p);
+			for (int k = 0; k < 34; k++)
+				len += (size_t)sprintf(big + len, "match: provider %d "
+				                       "phrase %d of %d\n", p, k, e);
 		}
-		strcpy(bad + len, from);
-		if (words == 255 && gentable(bad, r) != 0)
-			fail_msg("255 words refused:\n%s", r->err);
-		if (words == 256 &&
-		    (gentable(bad, r) != 1 || !strstr(r->err, "bad.txt:") ||
-		     !strstr(r->err, ": more than 255 markers and phrases "
-		                     "without a space\n")))
-			fail_msg("256 words: got %d:\n%s", r->status, r->err);
+		assert_true(len < cap - 6000);
 	}
-	free(bad);
+	if (gentable(big, r) != 0)
+		fail_msg("300 providers refused:\n%s", r->err);
+	snprintf(path, sizeof path, "%s/table.c", dir);
+	table = read_all(path);
+	assert_non_null(strstr(table, "const size_t table_nmarkers = 20101;\n"));
+	assert_non_null(strstr(table, "const size_t table_nphrases = 40502;\n"));
+	assert_non_null(strstr(table, "/* p299 */"));
+	free(table);
+	free(big);
 	test_free(r);
 	free(good);
 }
@@ -435,7 +439,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_accepts_good),
 	    cmocka_unit_test(test_refuses),
-	    cmocka_unit_test(test_too_many_words),
+	    cmocka_unit_test(test_scale),
 	    cmocka_unit_test(test_bad_date),
 	    cmocka_unit_test(test_shared_class),
 	    cmocka_unit_test(test_missing_file),

@@ -42,7 +42,7 @@ struct table_item {
 
 struct smtpcode_entry {
 	uint32_t key;
-	uint8_t provider;                  /* index of its provider, 0: none */
+	uint16_t provider;                 /* index of its provider, 0: none */
 	uint32_t text[SMTPCODE_NTEXTS];    /* pool offsets */
 	uint16_t first[SMTPCODE_NLISTS];   /* index into table_items */
 	uint8_t count[SMTPCODE_NLISTS];
@@ -77,16 +77,16 @@ void table_match(const struct smtpcode_query *q, const char *input,
 #define TABLE_TRIGRAM(a, b, c)                                              \
 	((uint32_t)(((uint32_t)(a) << 16 | (uint32_t)(b) << 8 | (uint32_t)(c)) \
 	            * 2654435761u) >> (32 - TABLE_TRIGRAM_BITS))
-#define TABLE_MAX_MARKERS 255 /* table_trigrams holds bytes */
+#define TABLE_MAX_MARKERS 65535 /* table_trigrams holds 16 bits */
 
 struct table_marker {
-	uint8_t provider; /* the provider's ordinal, from 1 */
+	uint16_t provider; /* the provider's ordinal, from 1 */
 	uint8_t len;      /* strlen of the marker: 3 to 80 */
 	uint32_t text;    /* pool offset of the marker */
 };
 
 extern const uint8_t table_pairs[8192 / 4];
-extern const uint8_t table_trigrams[(1 << TABLE_TRIGRAM_BITS) + 1];
+extern const uint16_t table_trigrams[(1 << TABLE_TRIGRAM_BITS) + 1];
 extern const struct table_marker table_markers[];
 extern const size_t table_nmarkers;
 
@@ -181,7 +181,7 @@ extern const char table_date[];
                             its rows are full */
 #define TABLE_WORD_BITS 8
 #define TABLE_WORD(t) ((uint32_t)((t) * 2654435761u) >> (32 - TABLE_WORD_BITS))
-#define TABLE_MAX_WORDS 255 /* table_word_first holds bytes */
+#define TABLE_MAX_WORDS 65535 /* table_word_first holds 16 bits */
 
 struct table_word {
 	uint32_t trigram; /* t of its first three bytes */
@@ -192,7 +192,7 @@ extern const uint8_t table_class[256];
 extern const uint64_t table_edge_pairs[TABLE_CLASSES];
 extern const uint64_t table_word_starts[TABLE_CLASSES];
 extern const uint64_t table_word_skips[TABLE_CLASSES];
-extern const uint8_t table_word_first[(1 << TABLE_WORD_BITS) + 1];
+extern const uint16_t table_word_first[(1 << TABLE_WORD_BITS) + 1];
 extern const struct table_word table_words[];
 
 #endif

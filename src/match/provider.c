@@ -128,38 +128,64 @@ static int has_phrase(struct reply *r, const struct table_phrase *ph)
 	return 0;
 }
 
-/* Adds the markers that start at u[i] to hits and markers: those, if
- * any, whose first three bytes hash to h, as u's there do (see table.h).
- * A provider already found keeps its first marker. */
-static uint64_t markers_at(const unsigned char *u, size_t n, size_t i,
-                           uint32_t h, uint64_t hits, const char *markers[64])
+/*
+ * The providers whose markers a reply holds, by ordinal (that is, by
+ * priority), each with the first of its markers found: the earliest in
+ * the reply, then in the data.  A reply holding more providers' markers
+ * than MAX_HITS keeps the MAX_HITS first by priority, the ones tried
+ * first; no real reply names more than a few.
+ */
+#define MAX_HITS 64
+
+struct hits {
+	size_t n;
+	struct hit {
+		unsigned provider;
+		const char *marker;
+	} hit[MAX_HITS];
+};
+
+/* Adds provider p, found by marker, to h unless it is there already. */
+static void add_hit(struct hits *h, unsigned p, const char *marker)
 {
-	for (size_t k = table_trigrams[h]; k < table_trigrams[h + 1]; k++) {
+	size_t i = h->n;
+	while (i > 0 && h->hit[i - 1].provider > p)
+		i--;
+	if ((i > 0 && h->hit[i - 1].provider == p) || i == MAX_HITS)
+		return;
+	if (h->n == MAX_HITS)
+		h->n--; /* the last by priority gives way */
+	memmove(&h->hit[i + 1], &h->hit[i], (h->n - i) * sizeof h->hit[0]);
+	h->hit[i].provider = p;
+	h->hit[i].marker = marker;
+	h->n++;
+}
+
+/* Adds the markers that start at u[i] to h: those, if any, whose first
+ * three bytes hash to t, as u's there do (see table.h). */
+static void markers_at(const unsigned char *u, size_t n, size_t i,
+                       uint32_t t, struct hits *h)
+{
+	for (size_t k = table_trigrams[t]; k < table_trigrams[t + 1]; k++) {
 		const struct table_marker *m = &table_markers[k];
 		const char *text = table_pool + m->text;
-		uint64_t bit = (uint64_t)1 << (m->provider - 1);
-		if (hits & bit || m->len > n - i ||
-		    !scan_same((const char *)u + i, text, m->len))
-			continue;
-		hits |= bit;
-		markers[m->provider - 1] = text;
+		if (m->len <= n - i && scan_same((const char *)u + i, text, m->len))
+			add_hit(h, m->provider, text);
 	}
-	return hits;
 }
 
 /*
- * The providers whose markers are in s[0..n): bit p - 1 of the result for
- * provider p, and markers[p - 1] the first of its markers found (the
- * earliest in the reply, then in the data).  One pass over s for all
- * markers, looking up the byte pairs at even offsets (see table.h), as
- * this runs on every distinct reply of a log.  The tables' addresses are
- * taken once, out of the loop.
+ * The providers whose markers are in s[0..n), into h.  One pass over s
+ * for all markers, looking up the byte pairs at even offsets (see
+ * table.h), as this runs on every distinct reply of a log.  The tables'
+ * addresses are taken once, out of the loop.
  */
-static uint64_t recognise(const char *s, size_t n, const char *markers[64])
+static void recognise(const char *s, size_t n, struct hits *hits)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	const uint8_t *pairs = table_pairs, *trigrams = table_trigrams;
-	uint64_t hits = 0;
+	const uint8_t *pairs = table_pairs;
+	const uint16_t *trigrams = table_trigrams;
+	hits->n = 0;
 	for (size_t j = 0; j + 1 < n; j += 2) {
 		unsigned bits = TABLE_PAIR_BITS(pairs, TABLE_PAIR(u[j], u[j + 1]));
 		uint32_t h;
@@ -170,18 +196,15 @@ static uint64_t recognise(const char *s, size_t n, const char *markers[64])
 		if (bits & 2 && j > 0) {
 			h = TABLE_TRIGRAM(u[j - 1], u[j], u[j + 1]);
 			if (trigrams[h] != trigrams[h + 1])
-				hits = markers_at(u, n, j - 1, h, hits, markers);
+				markers_at(u, n, j - 1, h, hits);
 		}
 		if (bits & 1 && j + 2 < n) {
 			h = TABLE_TRIGRAM(u[j], u[j + 1], u[j + 2]);
 			if (trigrams[h] != trigrams[h + 1])
-				hits = markers_at(u, n, j, h, hits, markers);
+				markers_at(u, n, j, h, hits);
 		}
 	}
-	return hits;
 }
-
-#define MAX_CANDIDATES 64
 
 /* The ordinal of provider p, which its entries hold in e->provider; 0 when
  * p is not a provider, which has no entries then. */
@@ -215,8 +238,7 @@ static int in_range(const struct smtpcode_entry *e,
 /*
  * Provider po's entries (anyone's, po 0) for q's code, or the first entry
  * for a range of codes holding it; failing both, those for its basic
- * code.  They are a run of the table, at *run; returns how many, at most
- * MAX_CANDIDATES.  A code's entries are together, its standard entry
+ * code.  They are a run of the table, at *run; returns how many.  A code's entries are together, its standard entry
  * first, then each provider's in turn (the table is sorted by key, then
  * provider).
  */
@@ -252,7 +274,7 @@ static size_t candidates(const struct smtpcode_query *q, unsigned po,
 				n++;
 		}
 		if (n)
-			return n < MAX_CANDIDATES ? n : MAX_CANDIDATES;
+			return n;
 		for (i = 0; enhanced && i < table_nranges; i++) {
 			const struct smtpcode_entry *e = &table_entries[table_ranges[i]];
 			if (belongs(e, po) && in_range(e, q)) {
@@ -314,28 +336,13 @@ static void pick(const struct smtpcode_query *q, struct reply *r,
 		m->provider = smtpcode_provider_of(m->entry);
 }
 
-/* The index of the lowest bit set in x, which is not 0: x & -x has only
- * that bit, and multiplying by a de Bruijn sequence puts a different
- * 6-bit pattern for each of the 64 in the top bits. */
-static unsigned lowest_bit(uint64_t x)
-{
-	static const uint8_t index[64] = {
-		0, 1, 2, 7, 3, 13, 8, 19, 4, 25, 14, 28, 9, 34, 20, 40,
-		5, 17, 26, 38, 15, 46, 29, 48, 10, 31, 35, 54, 21, 50, 41, 57,
-		63, 6, 12, 18, 24, 27, 33, 39, 16, 37, 45, 47, 30, 53, 49, 56,
-		62, 11, 23, 32, 36, 44, 52, 55, 61, 22, 43, 51, 60, 42, 59, 58};
-	return index[((x & (0 - x)) * 0x0218a392cd3d5dbfu) >> 58];
-}
-
 void table_match(const struct smtpcode_query *q, const char *input,
                  size_t len, const struct smtpcode_entry *provider,
                  struct smtpcode_match *m)
 {
 	struct smtpcode_match first;
-	const char *markers[64];
 	struct reply r;
-	uint64_t hits;
-	int recognised = 0;
+	struct hits hits;
 
 	memset(m, 0, sizeof *m);
 	r.s = input;
@@ -349,21 +356,21 @@ void table_match(const struct smtpcode_query *q, const char *input,
 	/* Every provider whose marker is in the reply, in data order: the
 	 * first whose phrases pick an entry, or else the first of them.  (An
 	 * MTA's bounce quoting Gmail's reply names both.) */
-	hits = len ? recognise(input, len, markers) : 0;
-	for (; hits; hits &= hits - 1) {
+	recognise(input, len, &hits);
+	for (size_t i = 0; i < hits.n; i++) {
 		struct smtpcode_match t;
-		unsigned p = lowest_bit(hits) + 1;
+		unsigned p = hits.hit[i].provider;
 		memset(&t, 0, sizeof t);
 		pick(q, &r, &table_entries[table_provider_first + p - 1], &t);
-		t.marker = markers[p - 1];
+		t.marker = hits.hit[i].marker;
 		if (t.how == SMTPCODE_MATCH_PHRASE) {
 			*m = t;
 			return;
 		}
-		if (!recognised++)
+		if (i == 0)
 			first = t;
 	}
-	if (recognised) {
+	if (hits.n) {
 		*m = first;
 		return;
 	}

@@ -11,6 +11,8 @@
 
 #include "gentable.h"
 
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
 static struct {
 	char *s;
 	size_t n, cap;
@@ -325,6 +327,12 @@ static void write_bytes(FILE *out, const uint8_t *b, size_t n)
 		fprintf(out, "%s%u", item_sep(i, 32), b[i]);
 }
 
+static void write_shorts(FILE *out, const uint16_t *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s%u", item_sep(i, 16), v[i]);
+}
+
 /* Words in the order of their hash, then of their phrases. */
 static int by_word(const void *a, const void *b)
 {
@@ -343,7 +351,7 @@ static struct {
 	uint64_t pairs[TABLE_CLASSES];  /* table_edge_pairs */
 	uint64_t starts[TABLE_CLASSES]; /* table_word_starts */
 	uint64_t skips[TABLE_CLASSES];  /* table_word_skips */
-	uint8_t first[(1 << TABLE_WORD_BITS) + 1];
+	uint16_t first[(1 << TABLE_WORD_BITS) + 1];
 	struct table_word *w;
 	size_t n;
 } spans;
@@ -406,10 +414,10 @@ static void make_spans(const struct table_phrase *ph, size_t nphrases)
 	if (n)
 		qsort(w, n, sizeof *w, by_word);
 	/* first[h]: the first word of hash h or above. */
-	for (size_t h = 0, k = 0; h < sizeof spans.first; h++) {
+	for (size_t h = 0, k = 0; h < COUNT(spans.first); h++) {
 		while (k < n && TABLE_WORD(w[k].trigram) < h)
 			k++;
-		spans.first[h] = (uint8_t)k;
+		spans.first[h] = (uint16_t)k;
 	}
 	spans.w = w;
 	spans.n = n;
@@ -436,8 +444,8 @@ static void write_spans(FILE *out)
 	write_rows(out, "table_edge_pairs", spans.pairs);
 	write_rows(out, "table_word_starts", spans.starts);
 	write_rows(out, "table_word_skips", spans.skips);
-	fputs("\nconst uint8_t table_word_first[] = {", out);
-	write_bytes(out, spans.first, sizeof spans.first);
+	fputs("\nconst uint16_t table_word_first[] = {", out);
+	write_shorts(out, spans.first, COUNT(spans.first));
 	fputs("\n};\n\nconst struct table_word table_words[] = {\n", out);
 	for (size_t i = 0; i < spans.n; i++)
 		fprintf(out, "\t{0x%06lx, %u},\n", (unsigned long)spans.w[i].trigram,
@@ -476,7 +484,7 @@ static int by_trigram(const void *a, const void *b)
  * table is written, which it may refuse. */
 static struct {
 	uint8_t pairs[8192 / 4]; /* see TABLE_PAIR_BITS */
-	uint8_t trigrams[(1 << TABLE_TRIGRAM_BITS) + 1];
+	uint16_t trigrams[(1 << TABLE_TRIGRAM_BITS) + 1];
 	struct marker *m;
 	size_t n, first; /* first: index of the first provider */
 } markers;
@@ -499,9 +507,6 @@ static void make_markers(const struct smtpcode_entry *entries)
 			continue;
 		if (first == nrecords)
 			first = i;
-		if ((e->key & 0xffff) > 64) /* the library's hit mask is 64 bits */
-			fail(records[i].file, records[i].line, "more than 64 "
-			     "providers");
 		for (unsigned k = 0; k < e->count[SMTPCODE_MATCHES]; k++) {
 			const struct table_item *it = &items[e->first[SMTPCODE_MATCHES] + k];
 			const unsigned char *t = (const unsigned char *)pool.s + it->text;
@@ -516,7 +521,7 @@ static void make_markers(const struct smtpcode_entry *entries)
 			m = xrealloc(m, (n + 1) * sizeof *m);
 			m[n].hash = TABLE_TRIGRAM(t[0], t[1], t[2]);
 			m[n].order = n;
-			m[n].m.provider = (uint8_t)(e->key & 0xff);
+			m[n].m.provider = (uint16_t)(e->key & 0xffff);
 			m[n].m.len = (uint8_t)len;
 			m[n].m.text = it->text;
 			pair_bits(TABLE_PAIR(t[0], t[1]), 1);
@@ -530,10 +535,10 @@ static void make_markers(const struct smtpcode_entry *entries)
 	if (n)
 		qsort(m, n, sizeof *m, by_trigram);
 	/* trigrams[h]: the first marker of hash h or above. */
-	for (size_t h = 0, k = 0; h < sizeof markers.trigrams; h++) {
+	for (size_t h = 0, k = 0; h < COUNT(markers.trigrams); h++) {
 		while (k < n && m[k].hash < h)
 			k++;
-		markers.trigrams[h] = (uint8_t)k;
+		markers.trigrams[h] = (uint16_t)k;
 	}
 	markers.m = m;
 	markers.n = n;
@@ -615,8 +620,8 @@ static void write_markers(FILE *out, const struct smtpcode_entry *entries)
 	size_t n = 0;
 	fputs("\nconst uint8_t table_pairs[] = {", out);
 	write_bytes(out, markers.pairs, sizeof markers.pairs);
-	fputs("\n};\n\nconst uint8_t table_trigrams[] = {", out);
-	write_bytes(out, markers.trigrams, sizeof markers.trigrams);
+	fputs("\n};\n\nconst uint16_t table_trigrams[] = {", out);
+	write_shorts(out, markers.trigrams, COUNT(markers.trigrams));
 	fputs("\n};\n\nconst struct table_marker table_markers[] = {\n", out);
 	for (size_t i = 0; i < markers.n; i++)
 		fprintf(out, "\t{%u, %u, %lu},\n", markers.m[i].m.provider,
