@@ -21,12 +21,17 @@
  * the file until the disk is full. */
 static bool is_output(const struct stat *st)
 {
-	struct stat out;
-	return S_ISREG(st->st_mode) && fstat(STDOUT_FILENO, &out) == 0 &&
-	       st->st_dev == out.st_dev && st->st_ino == out.st_ino;
+	static struct stat out; /* standard output's, asked once */
+	static int asked;       /* 1: out holds it; -1: it has none */
+	if (!asked)
+		asked = fstat(STDOUT_FILENO, &out) == 0 ? 1 : -1;
+	return S_ISREG(st->st_mode) && asked > 0 && st->st_dev == out.st_dev &&
+	       st->st_ino == out.st_ino;
 }
 
-static int open_input(const char *path)
+/* Opens path for reading ("-": standard input); *regular tells whether it
+ * is a regular file, where a short read means its end. */
+static int open_input(const char *path, bool *regular)
 {
 	int fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY);
 	const char *why = NULL;
@@ -35,7 +40,9 @@ static int open_input(const char *path)
 		input_error(path, strerror(errno));
 		return -1;
 	}
+	*regular = false;
 	if (fstat(fd, &st) == 0) {
+		*regular = S_ISREG(st.st_mode);
 		if (S_ISDIR(st.st_mode))
 			why = strerror(EISDIR);
 		else if (is_output(&st))
@@ -81,12 +88,13 @@ struct reader {
 struct reader *reader_open(const char *path)
 {
 	struct reader *r = calloc(1, sizeof *r);
+	bool regular;
 	if (!r) {
 		input_error(path, strerror(ENOMEM));
 		return NULL;
 	}
 	r->path = path;
-	if ((r->fd = open_input(path)) < 0) {
+	if ((r->fd = open_input(path, &regular)) < 0) {
 		free(r);
 		return NULL;
 	}
@@ -317,7 +325,8 @@ static int at_end(int fd)
 
 int read_whole(const char *path, char **data, size_t *size, size_t *len)
 {
-	int fd = open_input(path);
+	bool regular;
+	int fd = open_input(path, &regular);
 	size_t have = 0;
 
 	if (fd < 0)
@@ -360,6 +369,10 @@ int read_whole(const char *path, char **data, size_t *size, size_t *len)
 		if (got == 0)
 			break;
 		have += (size_t)got;
+		/* A regular file gives all it has: a short read is its end, and
+		 * a bounce folder's thousands of files save a read each. */
+		if (regular && have < *size)
+			break;
 	}
 	if (fd != STDIN_FILENO)
 		close(fd);
