@@ -400,7 +400,6 @@ void json_origin(const struct origin *o, struct sink *k)
 	const enum record_mode mode = record_mode(o);
 	bool first = true;
 
-	(void)mode;
 #define RECORD_FIELD(key, kind, modes, text, text_before, tsv, tsv_before)    \
 	json_##kind(k, first ? "{\"" #key "\":null" : ",\"" #key "\":null",   \
 	            sizeof(",\"" #key "\":") - 1, RECORD_CARRIES(modes, mode), \
@@ -408,7 +407,6 @@ void json_origin(const struct origin *o, struct sink *k)
 	first = false;
 #include "record_fields.def"
 #undef RECORD_FIELD
-	(void)first;
 }
 
 /* A record's verdict: the lookup's keys but the long texts, which a

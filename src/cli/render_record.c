@@ -3,11 +3,12 @@
  * object per code found.  Input text is shown with control characters
  * escaped.
  *
- * A record is its origin (file, line, recipient: new each time) and its
- * verdict (the same for every record of the same code and provider
- * entry).  render_record_verdict() renders the verdict alone, so that the
- * log modes can render it once and copy it (logs.c); render_record()
- * renders both, for the rest.
+ * A record is its origin (the keys of record_fields.def: file, line,
+ * recipient...: new each time) and its verdict (the same for every record
+ * of the same code and provider entry).  The origin's writers are made
+ * from that list (record.h).  render_record_verdict() renders the verdict
+ * alone, so that the log modes can render it once and copy it (logs.c);
+ * render_record() renders both, for the rest.
  */
 #include <stdint.h>
 #include <string.h>
@@ -360,7 +361,6 @@ static void notes(struct sink *k, const struct origin *o, const char *code,
 {
 	const enum record_mode mode = record_mode(o);
 
-	(void)mode;
 #define RECORD_FIELD(key, kind, modes, text, text_before, tsv, tsv_before)    \
 	if ((text) == TEXT_NOTE && RECORD_CARRIES(modes, mode) &&             \
 	    note_shown(text_##kind(o->key), #key, o, code, code_len)) {       \
