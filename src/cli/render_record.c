@@ -273,8 +273,9 @@ static inline const char *line_digits(unsigned long line, size_t *n)
  * of its kind (record.h), which take the same arguments for every kind:
  * write_KIND() into sink k, piece by piece (text from the input escaped);
  * place_KIND() in place (see place()); most_KIND() the most place_KIND()
- * takes.  A literal is written before each key (record_fields.def's
- * text_before or tsv_before); TEXT is the format but for TSV.
+ * takes.  format is RECORD_TEXT or RECORD_TSV (a recipient's index is
+ * counted from 1 in text alone).  The writers put the literal before each
+ * key (record_fields.def's text_before or tsv_before).
  */
 
 /* A line number's digits, into k. */
