@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "record.h"
 #include "run.h"
 
 #define MAXARGS 8
@@ -710,6 +711,189 @@ static void test_workers(void **state)
 	test_free(r);
 }
 
+/*
+ * The record schema (src/cli/record_fields.def) is what every writer of a
+ * record writes: JSON's first members are its keys, in its order, null
+ * where a record does not carry one (log lines, bounces); TSV's columns
+ * before the verdict's six are its TSV_COLUMN keys the record carries; a text record starts
+ * with its TEXT_HEAD keys, each after its literal, the same values TSV
+ * shows.
+ */
+static const struct schema_key {
+	const char *key;
+	int modes, text, tsv;
+	const char *text_before, *tsv_before;
+} schema[] = {
+#define RECORD_FIELD(key, kind, modes, text, text_before, tsv, tsv_before) \
+	{#key, modes, text, tsv, text_before, tsv_before},
+#include "record_fields.def"
+#undef RECORD_FIELD
+};
+#define NKEYS (sizeof schema / sizeof *schema)
+
+/* The top-level keys of the JSON object at s (one line), and whether each
+ * value is null, into keys[] and null[]; how many. */
+static size_t json_keys(const char *s, char keys[][32], bool null[],
+                        size_t max)
+{
+	size_t n = 0;
+	int depth = 0;
+
+	for (; *s && *s != '\n'; s++) {
+		if (*s == '"') {
+			const char *start = ++s;
+			for (; *s != '"'; s++) {
+				assert_true(*s && *s != '\n');
+				if (*s == '\\')
+					s++;
+			}
+			if (depth == 1 && s[1] == ':' && n < max) {
+				assert_true((size_t)(s - start) < sizeof keys[0]);
+				memcpy(keys[n], start, (size_t)(s - start));
+				keys[n][s - start] = '\0';
+				null[n++] = strncmp(s + 2, "null", 4) == 0;
+			}
+		} else if (*s == '{' || *s == '[') {
+			depth++;
+		} else if (*s == '}' || *s == ']') {
+			depth--;
+		}
+	}
+	return n;
+}
+
+/* Every record of the JSON lines out, from records of mode (1: log
+ * lines, 2: bounces), starts with the schema's keys; how many records. */
+static size_t check_json_records(const char *out, int mode)
+{
+	size_t records = 0;
+
+	for (const char *line = out; *line; records++) {
+		char keys[64][32];
+		bool null[64];
+		size_t n = json_keys(line, keys, null, 64);
+		const char *end = strchr(line, '\n');
+
+		assert_non_null(end);
+		assert_true(n > NKEYS);
+		for (size_t i = 0; i < NKEYS; i++) {
+			if (strcmp(keys[i], schema[i].key) != 0)
+				fail_msg("record %zu: key %zu is %s, the schema's %s",
+				         records + 1, i + 1, keys[i], schema[i].key);
+			if (!(schema[i].modes & mode) && !null[i])
+				fail_msg("record %zu: %s is not null", records + 1,
+				         schema[i].key);
+		}
+		line = end + 1;
+	}
+	return records;
+}
+
+/* Column i of the TSV line at s, into col. */
+static void tsv_column(const char *s, size_t i, char *col, size_t size)
+{
+	size_t n;
+
+	for (; i; i--) {
+		s = strchr(s, '\t');
+		assert_non_null(s);
+		s++;
+	}
+	n = strcspn(s, "\t\n");
+	assert_true(n < size);
+	memcpy(col, s, n);
+	col[n] = '\0';
+}
+
+static size_t tsv_columns(const char *line)
+{
+	size_t n = 1;
+
+	for (; *line != '\n'; line++) {
+		assert_true(*line);
+		n += *line == '\t';
+	}
+	return n;
+}
+
+static void test_record_schema(void **state)
+{
+	char *log_json[] = {SMTPCODE_BIN, "--extract", "--json", LOG, NULL};
+	char *log_tsv[] = {SMTPCODE_BIN, "--extract", "--tsv", LOG, NULL};
+	char *log_text[] = {SMTPCODE_BIN, "--extract", LOG, NULL};
+	char *mail_json[] = {SMTPCODE_BIN, "--mail", "--json",
+	                     MAIL "/postfix-dsn-3.eml", MAIL "/exim.eml", NULL};
+	char *mail_tsv[] = {SMTPCODE_BIN, "--mail", "--tsv",
+	                    MAIL "/postfix-dsn-3.eml", MAIL "/exim.eml", NULL};
+	struct run *json = test_malloc(sizeof *json);
+	struct run *tsv = test_malloc(sizeof *tsv);
+	struct run *text = test_malloc(sizeof *text);
+	size_t log_columns = 0, mail_columns = 0, records;
+	const char *t, *x;
+
+	(void)state;
+	for (size_t i = 0; i < NKEYS; i++) {
+		log_columns += schema[i].tsv == TSV_COLUMN &&
+		               (schema[i].modes & REC_LOG);
+		mail_columns += schema[i].tsv == TSV_COLUMN &&
+		                (schema[i].modes & REC_MAIL);
+	}
+
+	/* Log lines: JSON, TSV, and text against TSV. */
+	run(json, log_json, NULL, NULL);
+	run(tsv, log_tsv, NULL, NULL);
+	run(text, log_text, NULL, NULL);
+	assert_int_equal(json->status, 0);
+	assert_int_equal(tsv->status, 0);
+	assert_int_equal(text->status, 0);
+	records = check_json_records(json->out, REC_LOG);
+	assert_true(records > 1);
+	t = tsv->out;
+	x = text->out;
+	for (size_t r = 0; r < records; r++) {
+		char want[1024] = "", col[512];
+		size_t c = 0;
+
+		assert_int_equal(tsv_columns(t), log_columns + 6);
+		for (size_t i = 0; i < NKEYS; i++) {
+			if (!(schema[i].modes & REC_LOG))
+				continue;
+			if (schema[i].tsv == TSV_COLUMN)
+				tsv_column(t, c++, col, sizeof col);
+			if (schema[i].text != TEXT_HEAD)
+				continue;
+			if (schema[i].tsv != TSV_COLUMN)
+				break; /* (a value TSV does not show) */
+			strcat(want, schema[i].text_before);
+			strcat(want, col);
+		}
+		if (strncmp(x, want, strlen(want)) != 0)
+			fail_msg("text record %zu does not start with '%s'", r + 1,
+			         want);
+		t = strchr(t, '\n') + 1;
+		x = strchr(x, '\n') + 1;
+	}
+	assert_string_equal(t, "");
+	assert_string_equal(x, "");
+
+	/* Bounces' recipients: JSON, and TSV's columns. */
+	run(json, mail_json, NULL, NULL);
+	run(tsv, mail_tsv, NULL, NULL);
+	assert_int_equal(json->status, 0);
+	assert_int_equal(tsv->status, 0);
+	records = check_json_records(json->out, REC_MAIL);
+	assert_true(records > 1);
+	t = tsv->out;
+	for (size_t r = 0; r < records; r++) {
+		assert_int_equal(tsv_columns(t), mail_columns + 6);
+		t = strchr(t, '\n') + 1;
+	}
+	assert_string_equal(t, "");
+	test_free(json);
+	test_free(tsv);
+	test_free(text);
+}
+
 #define NCASES (sizeof cases / sizeof *cases)
 
 int main(void)
@@ -722,8 +906,9 @@ int main(void)
 	    cmocka_unit_test(test_write_error),
 	    cmocka_unit_test(test_color_auto),
 	    cmocka_unit_test(test_workers),
+	    cmocka_unit_test(test_record_schema),
 	};
-	static struct CMUnitTest tests[NCASES + 7];
+	static struct CMUnitTest tests[NCASES + 8];
 	static char names[NCASES][64];
 	size_t n = 0;
 

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "record.h"
 #include "smtpcode.h"
 
 enum field_id {
@@ -16,18 +17,6 @@ enum field_id {
 	F_NAME, F_SCOPE, F_ACTS, F_RETRY, F_SUPPRESS, F_BOUNCE, F_REASON, F_BASIC,
 	F_MEANING, F_CAUSES, F_FIXES, F_RELATED, F_GROUP, F_PROVIDER,
 	F_SOURCES, F_WARNINGS, NFIELDS
-};
-
-/* Where a record from a log or a message came from, and what it said. */
-struct origin {
-	const char *file;
-	unsigned long line;  /* logs: the line number; 0 for messages */
-	long index;          /* messages: the recipient's index; -1 for logs */
-	struct smtpcode_text recipient, domain, relay, stage, status;
-	struct smtpcode_text seen_basic, seen_enhanced, dsn, reply;
-	const char *verdict_from; /* which code the verdict rests on */
-	enum smtpcode_report report; /* what the line or DSN says of the
-	                                message's fate */
 };
 
 /* One result to show: a lookup, an entry of a list, or a category row. */

@@ -414,7 +414,7 @@ verdict_of(struct log_ctx *c, enum record_format format,
 }
 
 /* The origin of the record of c->line, whole (only JSON shows the codes
- * as seen). */
+ * as seen): each key of record_fields.def. */
 static void set_origin(struct log_ctx *c, unsigned long lineno,
                        enum record_format format)
 {

@@ -112,6 +112,8 @@ static void explain(const char *file, const struct mail_options *o,
 	struct origin org;
 	struct row w;
 
+	/* The record's keys (record_fields.def); those a message lacks
+	 * (line, stage) stay empty. */
 	memset(&org, 0, sizeof org);
 	org.file = file;
 	org.index = i;

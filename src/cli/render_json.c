@@ -14,6 +14,7 @@
 
 #include "fields.h"
 #include "output.h"
+#include "record.h"
 #include "render.h"
 #include "scan.h"
 #include "utf8.h"
@@ -264,21 +265,6 @@ static void json_provider(struct sink *k, const struct smtpcode_match *m)
 	PUT(k, "}");
 }
 
-/* A member whose value is a span of the input, whole: a string, or null
- * when absent.  The key, with its comma and colon, is a literal
- * (JSON_TEXT). */
-static void json_text(struct sink *k, const char *member_key, size_t n,
-                      struct smtpcode_text t)
-{
-	sink_write(k, member_key, n);
-	if (t.len)
-		json_string(k, t.s, t.len);
-	else
-		PUT(k, "null");
-}
-
-#define JSON_TEXT(k, lit, t) json_text((k), "" lit, sizeof(lit) - 1, (t))
-
 /* v in decimal into d[0..n), n its number of digits; two digits at a
  * time. */
 static void digits(char *d, size_t n, unsigned long v)
@@ -321,11 +307,14 @@ void sink_number(struct sink *k, unsigned long v)
 }
 
 /*
- * A record's "{"file":NAME".  It is the same for every record of a file:
- * made once per file (per thread: the log modes render on several), and
- * copied after that, when it fits in the room kept for it.
+ * A record's "{"file":NAME" (its R_NAME key, first).  It is the same for
+ * every record of a file: made once per file (per thread: the log modes
+ * render on several), and copied after that, when it fits in the room
+ * kept for it.  key[0..n) is the key's literal, as json_R_NAME() takes
+ * it (the same each time: there is one key of this kind).
  */
-static void json_file(struct sink *k, const char *file)
+static void json_file(struct sink *k, const char *key, size_t n,
+                      const char *file)
 {
 	static _Thread_local const char *last;
 	static _Thread_local size_t len;
@@ -337,40 +326,87 @@ static void json_file(struct sink *k, const char *file)
 		last = file;
 		len = strlen(file);
 		made = (struct sink){text, 0, sizeof text, false};
-		PUT(&made, "{\"file\":");
+		sink_write(&made, key, n);
 		json_string(&made, file, len);
 	}
 	if (k && !made.full) {
 		sink_write(k, made.text, made.len);
 	} else {
-		PUT(k, "{\"file\":");
+		sink_write(k, key, n);
 		json_string(k, file, len);
 	}
 }
 
-/* Where a record came from, and the codes exactly as seen. */
+/*
+ * The members of a record's keys (record_fields.def), by kind (record.h):
+ * json_KIND() writes key[0..n), the key's literal with the '{' or ','
+ * before it and the ':' after, then the value; or, when the record does
+ * not carry the key or the value is absent, key[0..n + 4), where the
+ * literal goes on with "null".
+ */
+static inline void json_R_NAME(struct sink *k, const char *key, size_t n,
+                               bool carried, const char *s)
+{
+	if (carried)
+		json_file(k, key, n, s);
+	else
+		sink_write(k, key, n + 4);
+}
+
+static inline void json_R_LINE(struct sink *k, const char *key, size_t n,
+                               bool carried, unsigned long line)
+{
+	if (carried) {
+		sink_write(k, key, n);
+		sink_number(k, line);
+	} else {
+		sink_write(k, key, n + 4);
+	}
+}
+
+static inline void json_R_INDEX(struct sink *k, const char *key, size_t n,
+                                bool carried, long i)
+{
+	json_R_LINE(k, key, n, carried, (unsigned long)i);
+}
+
+/* A span of the input, whole: a string, or null when absent. */
+static inline void json_R_TEXT(struct sink *k, const char *key, size_t n,
+                               bool carried, struct smtpcode_text t)
+{
+	if (carried && t.len) {
+		sink_write(k, key, n);
+		json_string(k, t.s, t.len);
+	} else {
+		sink_write(k, key, n + 4);
+	}
+}
+
+static inline void json_R_WORD(struct sink *k, const char *key, size_t n,
+                               bool carried, const char *s)
+{
+	if (carried && s && *s) {
+		sink_write(k, key, n);
+		json_string(k, s, strlen(s));
+	} else {
+		sink_write(k, key, n + 4);
+	}
+}
+
+/* Where a record came from, and the codes exactly as seen: its object up
+ * to the verdict's members. */
 void json_origin(const struct origin *o, struct sink *k)
 {
-	json_file(k, o->file);
-	if (o->index < 0) {
-		PUT(k, ",\"line\":");
-		sink_number(k, o->line);
-		PUT(k, ",\"index\":null");
-	} else {
-		PUT(k, ",\"line\":null,\"index\":");
-		sink_number(k, (unsigned long)o->index);
-	}
-	JSON_TEXT(k, ",\"recipient\":", o->recipient);
-	JSON_TEXT(k, ",\"domain\":", o->domain);
-	JSON_TEXT(k, ",\"relay\":", o->relay);
-	JSON_TEXT(k, ",\"stage\":", o->stage);
-	JSON_TEXT(k, ",\"status\":", o->status);
-	JSON_TEXT(k, ",\"seen_basic\":", o->seen_basic);
-	JSON_TEXT(k, ",\"seen_enhanced\":", o->seen_enhanced);
-	JSON_TEXT(k, ",\"dsn\":", o->dsn);
-	JSON_TEXT(k, ",\"reply\":", o->reply);
-	PUT(k, ",\"verdict_from\":");
-	string_or_null(k, o->verdict_from);
+	const enum record_mode mode = record_mode(o);
+	bool first = true;
+
+#define RECORD_FIELD(key, kind, modes, text, text_before, tsv, tsv_before)    \
+	json_##kind(k, first ? "{\"" #key "\":null" : ",\"" #key "\":null",   \
+	            sizeof(",\"" #key "\":") - 1, RECORD_CARRIES(modes, mode), \
+	            o->key);                                                  \
+	first = false;
+#include "record_fields.def"
+#undef RECORD_FIELD
 }
 
 /* A record's verdict: the lookup's keys but the long texts, which a

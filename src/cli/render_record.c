@@ -3,17 +3,19 @@
  * object per code found.  Input text is shown with control characters
  * escaped.
  *
- * A record is its origin (file, line, recipient: new each time) and its
- * verdict (the same for every record of the same code and provider
- * entry).  render_record_verdict() renders the verdict alone, so that the
- * log modes can render it once and copy it (logs.c); render_record()
- * renders both, for the rest.
+ * A record is its origin (the keys of record_fields.def: file, line,
+ * recipient...: new each time) and its verdict (the same for every record
+ * of the same code and provider entry).  The origin's writers are made
+ * from that list (record.h).  render_record_verdict() renders the verdict
+ * alone, so that the log modes can render it once and copy it (logs.c);
+ * render_record() renders both, for the rest.
  */
 #include <stdint.h>
 #include <string.h>
 
 #include "logs.h"
 #include "output.h"
+#include "record.h"
 #include "render.h"
 #include "scan.h"
 
@@ -156,25 +158,6 @@ static void verdict(const struct row *w, struct sink *k)
 	}
 }
 
-/* Whether the MTA's own dsn= is shown: when it says something else than
- * the reply's code (code[0..code_len)). */
-static inline bool dsn_differs(const struct origin *o, const char *code,
-                               size_t code_len)
-{
-	return o->dsn.len &&
-	       (o->dsn.len != code_len || !scan_same(o->dsn.s, code, code_len)) &&
-	       strcmp(o->verdict_from, "dsn") != 0;
-}
-
-static void dsn_note(struct sink *k, const struct origin *o, const char *code,
-                     size_t code_len)
-{
-	if (dsn_differs(o, code, code_len)) {
-		SINK_LITERAL(k, "; dsn=");
-		put_text(k, o->dsn);
-	}
-}
-
 /* The columns from the code on: code, severity, scope, acts, reason,
  * name. */
 static void tsv_verdict(const struct row *w, struct sink *k)
@@ -285,58 +268,145 @@ static inline const char *line_digits(unsigned long line, size_t *n)
 	return end - *n;
 }
 
-/* A log record's line number, to the output. */
-static void line_number(unsigned long line)
+/*
+ * The keys of a record (record_fields.def), each written by the functions
+ * of its kind (record.h), which take the same arguments for every kind:
+ * write_KIND() into sink k, piece by piece (text from the input escaped);
+ * place_KIND() in place (see place()); most_KIND() the most place_KIND()
+ * takes.  format is RECORD_TEXT or RECORD_TSV (a recipient's index is
+ * counted from 1 in text alone).  The writers put the literal before each
+ * key (record_fields.def's text_before or tsv_before).
+ */
+
+/* A line number's digits, into k. */
+static void line_number(struct sink *k, unsigned long line)
 {
 	size_t n;
 	const char *digits = line_digits(line, &n);
 
-	sink_write(NULL, digits, n);
+	sink_write(k, digits, n);
 }
 
-/* "FILE:LINE: " (logs) or "FILE: recipient N: " (messages), TSV's
- * "FILE\tLINE\t" or "FILE\t#INDEX\t", then the recipient (and for TSV
- * its domain), written to the output piece by piece, text from the input
- * escaped.  text_in_place() and tsv_in_place() write the same for a log
- * record that needs no escaping. */
+static void write_R_NAME(struct sink *k, enum record_format format,
+                         const char *s)
+{
+	(void)format;
+	escaped(k, s, strlen(s));
+}
+
+static void write_R_LINE(struct sink *k, enum record_format format,
+                         unsigned long line)
+{
+	(void)format;
+	line_number(k, line);
+}
+
+static void write_R_INDEX(struct sink *k, enum record_format format, long i)
+{
+	sink_number(k, (unsigned long)i + (format == RECORD_TSV ? 0 : 1));
+}
+
+static void write_R_TEXT(struct sink *k, enum record_format format,
+                         struct smtpcode_text t)
+{
+	(void)format;
+	put_text(k, t);
+}
+
+static void write_R_WORD(struct sink *k, enum record_format format,
+                         const char *s)
+{
+	(void)format;
+	put(k, s && *s ? s : "-");
+}
+
+/* The literal lit into k, when there is one. */
+#define WRITE_LITERAL(k, lit)                                                 \
+	do {                                                                  \
+		if (sizeof(lit) > 1)                                          \
+			SINK_LITERAL(k, lit);                                 \
+	} while (0)
+
+/* A key's value as text, to compare with a code (TEXT_NOTE): a span's or
+ * a word's; a number is never a note. */
+static inline struct smtpcode_text text_R_TEXT(struct smtpcode_text t)
+{
+	return t;
+}
+
+static inline struct smtpcode_text text_of(const char *s)
+{
+	return (struct smtpcode_text){s, s ? strlen(s) : 0};
+}
+
+#define text_R_NAME(s) text_of(s)
+#define text_R_WORD(s) text_of(s)
+#define text_R_LINE(n) ((void)(n), (struct smtpcode_text){NULL, 0})
+#define text_R_INDEX(n) ((void)(n), (struct smtpcode_text){NULL, 0})
+
+/* Whether a TEXT_NOTE key of value t is shown: when it says something
+ * else than the code the verdict rests on (code[0..code_len)), and the
+ * verdict does not rest on the key itself (verdict_from). */
+static inline bool note_shown(struct smtpcode_text t, const char *key,
+                              const struct origin *o, const char *code,
+                              size_t code_len)
+{
+	return t.len && (t.len != code_len || !scan_same(t.s, code, code_len)) &&
+	       strcmp(o->verdict_from, key) != 0;
+}
+
+/* The TEXT_NOTE keys of a text record, after its verdict (for the code
+ * code[0..code_len)), into k. */
+static void notes(struct sink *k, const struct origin *o, const char *code,
+                  size_t code_len)
+{
+	const enum record_mode mode = record_mode(o);
+
+#define RECORD_FIELD(key, kind, modes, text, text_before, tsv, tsv_before)    \
+	if ((text) == TEXT_NOTE && RECORD_CARRIES(modes, mode) &&             \
+	    note_shown(text_##kind(o->key), #key, o, code, code_len)) {       \
+		WRITE_LITERAL(k, text_before);                                \
+		write_##kind(k, RECORD_TEXT, o->key);                         \
+	}
+#include "record_fields.def"
+#undef RECORD_FIELD
+}
+
+/* A text record's TEXT_HEAD keys and the space before its verdict, or a
+ * TSV record's columns before its verdict's, written to the output piece
+ * by piece: "FILE:LINE: RECIPIENT " (logs), "FILE: recipient N: RECIPIENT
+ * " (messages), "FILE\tLINE\tRECIPIENT\tDOMAIN", "FILE\t#INDEX\t...".
+ * text_in_place() and tsv_in_place() write the same for a log record that
+ * needs no escaping. */
 static void record_origin(enum record_format format, const struct origin *o)
 {
-	escaped(NULL, o->file, strlen(o->file));
-	if (format == RECORD_TSV) {
-		SINK_LITERAL(NULL, "\t");
-		if (o->index >= 0)
-			SINK_LITERAL(NULL, "#");
-		if (o->index < 0)
-			line_number(o->line);
-		else
-			sink_number(NULL, (unsigned long)o->index);
-		SINK_LITERAL(NULL, "\t");
-		put_text(NULL, o->recipient);
-		SINK_LITERAL(NULL, "\t");
-		put_text(NULL, o->domain);
-		return;
+	const enum record_mode mode = record_mode(o);
+	const bool tsv = format == RECORD_TSV;
+
+#define RECORD_FIELD(key, kind, modes, text, text_before, tsv_, tsv_before)   \
+	if (RECORD_CARRIES(modes, mode) &&                                    \
+	    (tsv ? (tsv_) == TSV_COLUMN : (text) == TEXT_HEAD)) {             \
+		if (tsv)                                                      \
+			WRITE_LITERAL(NULL, tsv_before);                      \
+		else                                                          \
+			WRITE_LITERAL(NULL, text_before);                     \
+		write_##kind(NULL, format, o->key);                           \
 	}
-	if (o->index < 0) {
-		SINK_LITERAL(NULL, ":");
-		line_number(o->line);
-	} else {
-		SINK_LITERAL(NULL, ": recipient ");
-		sink_number(NULL, (unsigned long)o->index + 1);
-	}
-	SINK_LITERAL(NULL, ": ");
-	put_text(NULL, o->recipient);
-	SINK_LITERAL(NULL, " ");
+#include "record_fields.def"
+#undef RECORD_FIELD
+	if (!tsv)
+		SINK_LITERAL(NULL, " ");
 }
 
 /* A text or TSV record with its verdict rendered (v), piece by piece:
- * its origin, its verdict, and for text the dsn note. */
+ * its origin, its verdict, and for text its notes. */
 static void record_with(enum record_format format, const struct origin *o,
                         const struct rendered *v)
 {
 	record_origin(format, o);
 	sink_write(NULL, v->text, v->len);
 	if (format == RECORD_TEXT) {
-		dsn_note(NULL, o, v->code, v->code_len);
+		notes(NULL, o, v->code, v->code_len);
 		SINK_LITERAL(NULL, "\n");
 	}
 }
@@ -378,52 +448,149 @@ static inline char *place_line(char *d, unsigned long line)
 	return d + n;
 }
 
-/* The most a log record takes, text or TSV: the file name, the line
- * number (20 digits at most), the recipient, its domain and the dsn (each
- * "-" when absent), the verdict, and 16 bytes for the separators (11 at
- * most). */
+/* The place_KIND() functions; f is what file_name() found of the file's
+ * name (R_NAME), found plain before. */
+static ALWAYS_INLINE char *place_R_NAME(char *d, enum record_format format,
+                                        const struct file_name *f,
+                                        const char *s)
+{
+	(void)format;
+	(void)s;
+	return place(d, f->s, f->len);
+}
+
+static ALWAYS_INLINE char *place_R_LINE(char *d, enum record_format format,
+                                        const struct file_name *f,
+                                        unsigned long line)
+{
+	(void)format;
+	(void)f;
+	return place_line(d, line);
+}
+
+static char *place_R_INDEX(char *d, enum record_format format,
+                           const struct file_name *f, long i)
+{
+	struct sink k = {d, 0, 20, false};
+
+	(void)f;
+	write_R_INDEX(&k, format, i);
+	return d + k.len;
+}
+
+static ALWAYS_INLINE char *place_R_TEXT(char *d, enum record_format format,
+                                        const struct file_name *f,
+                                        struct smtpcode_text t)
+{
+	(void)format;
+	(void)f;
+	return place_text(d, t);
+}
+
+static ALWAYS_INLINE char *place_R_WORD(char *d, enum record_format format,
+                                        const struct file_name *f,
+                                        const char *s)
+{
+	(void)format;
+	(void)f;
+	if (!s || !*s)
+		return PLACE_LITERAL(d, "-");
+	return place(d, s, strlen(s));
+}
+
+static inline size_t most_R_NAME(const struct file_name *f, const char *s)
+{
+	(void)s;
+	return f->len;
+}
+
+static inline size_t most_R_LINE(const struct file_name *f,
+                                 unsigned long line)
+{
+	(void)f;
+	(void)line;
+	return 20;
+}
+
+static inline size_t most_R_INDEX(const struct file_name *f, long i)
+{
+	(void)f;
+	(void)i;
+	return 20;
+}
+
+static inline size_t most_R_TEXT(const struct file_name *f,
+                                 struct smtpcode_text t)
+{
+	(void)f;
+	return t.len + 1;
+}
+
+static inline size_t most_R_WORD(const struct file_name *f, const char *s)
+{
+	(void)f;
+	return (s ? strlen(s) : 0) + 1;
+}
+
+/* The larger of the lengths of two literals. */
+#define LONGER(a, b) (sizeof(a) > sizeof(b) ? sizeof(a) - 1 : sizeof(b) - 1)
+
+/* The most a log record takes, text or TSV: its verdict, a space and a
+ * newline, and each key either shows, with the literal before it. */
 static size_t record_most(const struct file_name *f, const struct origin *o,
                           const struct rendered *v)
 {
-	return f->len + 20 + o->recipient.len + 1 + o->domain.len + 1 +
-	       o->dsn.len + 1 + v->len + 16;
+	size_t n = v->len + 2;
+
+#define RECORD_FIELD(key, kind, modes, text, text_before, tsv, tsv_before)    \
+	if (RECORD_CARRIES(modes, REC_LOG) &&                                 \
+	    ((text) != TEXT_NO || (tsv) == TSV_COLUMN))                       \
+		n += LONGER(text_before, tsv_before) + most_##kind(f, o->key);
+#include "record_fields.def"
+#undef RECORD_FIELD
+	return n;
 }
 
-/* "FILE:LINE: RECIPIENT VERDICT", "; dsn=DSN" when it differs, "\n": as
- * record_with() writes it. */
+/* A key of a log record in place, after the literal lit: NULL out of
+ * the writer when it cannot be. */
+#define PLACE_KEY(d, lit, kind, format, f, value)                             \
+	do {                                                                  \
+		(d) = PLACE_LITERAL((d), lit);                                \
+		if (!((d) = place_##kind((d), (format), (f), (value))))       \
+			return NULL;                                          \
+	} while (0)
+
+/* A log record's TEXT_HEAD keys, " ", its verdict, the notes shown, "\n":
+ * as record_with() writes them. */
 static char *text_in_place(char *d, const struct file_name *f,
                            const struct origin *o, const struct rendered *v)
 {
-	d = place(d, f->s, f->len);
-	d = PLACE_LITERAL(d, ":");
-	d = place_line(d, o->line);
-	d = PLACE_LITERAL(d, ": ");
-	if (!(d = place_text(d, o->recipient)))
-		return NULL;
+#define RECORD_FIELD(key, kind, modes, text, text_before, tsv, tsv_before)    \
+	if ((text) == TEXT_HEAD && RECORD_CARRIES(modes, REC_LOG))            \
+		PLACE_KEY(d, text_before, kind, RECORD_TEXT, f, o->key);
+#include "record_fields.def"
+#undef RECORD_FIELD
 	d = PLACE_LITERAL(d, " ");
 	d = place(d, v->text, v->len);
-	if (dsn_differs(o, v->code, v->code_len)) {
-		d = PLACE_LITERAL(d, "; dsn=");
-		if (!(d = place_text(d, o->dsn)))
-			return NULL;
-	}
+#define RECORD_FIELD(key, kind, modes, text, text_before, tsv, tsv_before)    \
+	if ((text) == TEXT_NOTE && RECORD_CARRIES(modes, REC_LOG) &&          \
+	    note_shown(text_##kind(o->key), #key, o, v->code, v->code_len))   \
+		PLACE_KEY(d, text_before, kind, RECORD_TEXT, f, o->key);
+#include "record_fields.def"
+#undef RECORD_FIELD
 	return PLACE_LITERAL(d, "\n");
 }
 
-/* "FILE\tLINE\tRECIPIENT\tDOMAIN", then the verdict's columns: as
- * record_with() writes them. */
+/* A log record's TSV columns, then the verdict's: as record_with() writes
+ * them. */
 static char *tsv_in_place(char *d, const struct file_name *f,
                           const struct origin *o, const struct rendered *v)
 {
-	d = place(d, f->s, f->len);
-	d = PLACE_LITERAL(d, "\t");
-	d = place_line(d, o->line);
-	d = PLACE_LITERAL(d, "\t");
-	if (!(d = place_text(d, o->recipient)))
-		return NULL;
-	d = PLACE_LITERAL(d, "\t");
-	if (!(d = place_text(d, o->domain)))
-		return NULL;
+#define RECORD_FIELD(key, kind, modes, text, text_before, tsv, tsv_before)    \
+	if ((tsv) == TSV_COLUMN && RECORD_CARRIES(modes, REC_LOG))            \
+		PLACE_KEY(d, tsv_before, kind, RECORD_TSV, f, o->key);
+#include "record_fields.def"
+#undef RECORD_FIELD
 	return place(d, v->text, v->len);
 }
 
@@ -467,7 +634,7 @@ static NOINLINE void plain_record_with(enum record_format format,
 	char *start, *end = NULL;
 
 	/* Messages' records (o->index) come through render_record(). */
-	if (o->index < 0 && f->plain &&
+	if (record_mode(o) == REC_LOG && f->plain &&
 	    (start = out_reserve(record_most(f, o, v))) != NULL)
 		end = format == RECORD_TSV ? tsv_in_place(start, f, o, v)
 		                           : text_in_place(start, f, o, v);
@@ -500,7 +667,7 @@ static void annotation_with(const char *line, size_t len,
 	escaped(k, line, shown_len(line, len));
 	SINK_LITERAL(k, "\n  => ");
 	sink_write(k, v->text, v->len);
-	dsn_note(k, o, v->code, v->code_len);
+	notes(k, o, v->code, v->code_len);
 	SINK_LITERAL(k, "\n");
 }
 
@@ -525,7 +692,7 @@ void render_annotation(const char *line, size_t len, const struct row *w)
 		return;
 	SINK_LITERAL(NULL, "  => ");
 	verdict(w, NULL);
-	dsn_note(NULL, w->origin, w->code, strlen(w->code));
+	notes(NULL, w->origin, w->code, strlen(w->code));
 	SINK_LITERAL(NULL, "\n");
 }
 
@@ -538,7 +705,7 @@ void render_record(enum record_format format, const struct row *w)
 	record_origin(format, w->origin);
 	render_record_verdict(format, w, NULL);
 	if (format == RECORD_TEXT) {
-		dsn_note(NULL, w->origin, w->code, strlen(w->code));
+		notes(NULL, w->origin, w->code, strlen(w->code));
 		SINK_LITERAL(NULL, "\n");
 	}
 }

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The man page and --help stay in step: the same long options, and the
-# man page documents every JSON key the program writes.
+# man page documents every JSON key the program writes, a lookup's and a
+# record's.
 # usage: manpage.sh SMTPCODE MANPAGE
 set -u
 bin=$1
@@ -30,6 +31,17 @@ json_section=$(sed -n '/^\.SH JSON OUTPUT/,/^\.SH EXIT STATUS/p' "$page")
 for k in $keys; do
 	echo "$json_section" | grep -q "^\.B $k\$" && pass=$((pass + 1)) ||
 		{ echo "FAIL: JSON key $k is not documented"; fails=$((fails + 1)); }
+done
+
+# Every key of a record (src/cli/record_fields.def; the verdict's are
+# among the lookup's above), from the program, in the same section.
+log=$(dirname "$0")/../logs/sample.log
+record_keys=$("$bin" --extract --json "$log" | head -n 1 | jq -r 'keys_unsorted[]')
+[ -n "$record_keys" ] && pass=$((pass + 1)) ||
+	{ echo "FAIL: no record from $log"; fails=$((fails + 1)); }
+for k in $record_keys; do
+	echo "$json_section" | grep -Eq "^\.BR? $k( ,)?\$" && pass=$((pass + 1)) ||
+		{ echo "FAIL: record key $k is not documented"; fails=$((fails + 1)); }
 done
 
 if command -v groff >/dev/null; then
