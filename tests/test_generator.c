@@ -241,6 +241,8 @@ static const struct mutation mutations[] = {
 	 "87: shape address-paragraphs does not read 'list-within'"},
 	{"shape: address-paragraphs\naddress: bare\n", "shape: indented-blocks\n",
 	 "78: layout example-mta: shape indented-blocks needs 'list-within'"},
+	{"shape: address-paragraphs\n", "shape: lone-addresses\n",
+	 "82: shape lone-addresses does not read 'address'"},
 	{"address: bare\n", "address: square\n",
 	 "82: unknown address 'square' (expected angle or bare)"},
 	{"shape: address-paragraphs\n", "", "78: layout example-mta: missing "

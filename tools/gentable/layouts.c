@@ -127,6 +127,16 @@ static void check_phrase(const struct record *r, const struct field *f,
 	}
 }
 
+/* Whether a layout's key holds a phrase (the others: its id, priority,
+ * name, shape, address form and notes). */
+static int phrase_key(const char *key)
+{
+	for (size_t i = 0; i < NSETS; i++)
+		if (is_key(key, set_keys[i]))
+			return 1;
+	return is_key(key, "greeting");
+}
+
 /* The set a phrase key belongs to. */
 static const char *set_of(const char *key)
 {
@@ -200,20 +210,19 @@ void check_layout(const struct record *r)
 			fail(r->file, r->line, "layout %s: more than %d %s phrases",
 			     r->codetext, SET_MAX, set_keys[i]);
 	for (size_t i = 0; i < r->nfields; i++) {
-		const char *k = r->fields[i].def->name;
-		if (is_key(k, "layout") || is_key(k, "priority") ||
-		    is_key(k, "name") || is_key(k, "shape") || is_key(k, "note") ||
-		    is_key(k, "address"))
-			;
-		else
-			check_phrase(r, &r->fields[i], set_of(k));
-		if (s && !is_key(k, "layout") && !is_key(k, "priority") &&
-		    !is_key(k, "name") && !is_key(k, "shape") &&
-		    !is_key(k, "note") && !is_key(k, "intro") &&
-		    !is_key(k, "greeting") && !takes(s, k))
-			fail(r->fields[i].file, r->fields[i].line, "shape %s does "
-			     "not read '%s'", s->name, k);
+		const struct field *fi = &r->fields[i];
+		const char *k = fi->def->name;
+		if (!phrase_key(k))
+			continue;
+		check_phrase(r, fi, set_of(k));
+		if (s && !is_key(k, "intro") && !is_key(k, "greeting") &&
+		    !takes(s, k))
+			fail(fi->file, fi->line, "shape %s does not read '%s'",
+			     s->name, k);
 	}
+	if (s && (f = get(r, "address")) != NULL && !takes(s, "address"))
+		fail(f->file, f->line, "shape %s does not read 'address'",
+		     s->name);
 }
 
 /* A layout's priority, 1 to 65535; 0 when missing or bad (reported). */
