@@ -211,6 +211,58 @@ static const struct mutation mutations[] = {
 	{"retry: never\nsuppress: yes\nbounce: hard\nnow: Not delivered;",
 	 "retry: auto\nsuppress: yes\nbounce: hard\nnow: Not delivered;",
 	 "19: 5.1.1: a permanent failure takes 'retry: after-fix' or 'never'"},
+	/* bounce layouts and phrase lists (data/bounces/) */
+	{"shape: address-paragraphs\n", "shape: zigzag\n",
+	 "81: unknown shape 'zigzag' (expected one of: address-paragraphs, "
+	 "indented-blocks, lone-addresses, address-then-reply, "
+	 "address-mentions, dated-addresses)"},
+	{"priority: 10\nname: Example MTA", "name: Example MTA",
+	 "78: layout example-mta has no 'priority:'"},
+	{"greeting: This is the example mailer at\n"
+	 "intro: Your message could not be delivered\n", "",
+	 "78: layout example-mta: missing 'intro'"},
+	{"intro: Your message could not be delivered\n", "intro: Yo\n",
+	 "84: a phrase is 3 to 100 characters without blanks at its ends"},
+	{"intro: Your message could not be delivered\n",
+	 "intro: Your message could not be delivered and this sentence goes on "
+	 "and on, far longer than any template's line\n",
+	 "84: a phrase is 3 to 100 characters"},
+	{"intro: Your message could not be delivered\n",
+	 "intro: This is the example mailer at\n",
+	 "84: 'This is the example mailer at' is already in this intro"},
+	{"end: Original message follows\n",
+	 "end: Original message follows\nend: Original message follows\n",
+	 "88: 'Original message follows' is already in this end"},
+	{"list: Failed recipients:\n", "list: Failed recipients:\ncolour: red\n",
+	 "86: unknown key 'colour'"},
+	{"list: Failed recipients:\n", "list: Failed recipients:\nmeaning: m.\n",
+	 "86: 'meaning' does not belong in a record for example-mta"},
+	{"reply: said:\n", "reply: said:\nlist-within: failed:\n",
+	 "87: shape address-paragraphs does not read 'list-within'"},
+	{"shape: address-paragraphs\naddress: bare\n", "shape: indented-blocks\n",
+	 "78: layout example-mta: shape indented-blocks needs 'list-within'"},
+	{"shape: address-paragraphs\n", "shape: lone-addresses\n",
+	 "82: shape lone-addresses does not read 'address'"},
+	{"address: bare\n", "address: square\n",
+	 "82: unknown address 'square' (expected angle or bare)"},
+	{"shape: address-paragraphs\n", "", "78: layout example-mta: missing "
+	 "'shape'"},
+	{"phrases: autoreply-subject", "layout: example-mta\npriority: 11\n"
+	 "shape: indented-blocks\nintro: Mail failed\nlist-within: failed:\n\n"
+	 "phrases: autoreply-subject",
+	 "89: duplicate layout example-mta (first at "},
+	{"phrases: autoreply-subject", "layout: other-mta\npriority: 10\n"
+	 "shape: indented-blocks\nintro: Mail failed\nlist-within: failed:\n\n"
+	 "phrases: autoreply-subject",
+	 "90: layouts example-mta and other-mta have the same priority 10"},
+	{"layout: example-mta\n", "layout: Example\n",
+	 "78: 'Example' is not a valid layout id"},
+	{"phrases: autoreply-subject", "phrases: subjects",
+	 "89: unknown phrase list 'subjects'"},
+	{"phrase: Away from my desk\n", "note: none\n",
+	 "89: autoreply-subject: missing 'phrase'"},
+	{"scope: mailbox\n", "scope: mailbox\nshape: exim\n",
+	 "9: 'shape' does not belong in a record for X.1.1"},
 };
 
 /* The file at path, which the test cannot do without. */
@@ -276,6 +328,32 @@ static void test_accepts_good(void **state)
 	if (gentable(good, r) != 0)
 		fail_msg("good.txt refused:\n%s", r->err);
 	assert_string_equal(r->err, "");
+	test_free(r);
+	free(good);
+}
+
+/* Layouts and phrase lists are written into the table: the phrases
+ * folded to lower case, a set per key, the layouts in priority order. */
+static void test_layouts_written(void **state)
+{
+	char *good = read_all(GOOD_DATA), path[64], *table;
+	struct run *r = test_malloc(sizeof *r);
+	(void)state;
+	assert_int_equal(gentable(good, r), 0);
+	snprintf(path, sizeof path, "%s/table.c", dir);
+	table = read_all(path);
+	assert_non_null(strstr(table, "#include \"textbounce.h\""));
+	assert_non_null(strstr(table, "\"this is the example mailer at\\0\"\n"
+	                              "\t\"your message could not be delivered"));
+	assert_non_null(strstr(table, "/* example-mta */\n\t\t"
+	                              "TEXT_SHAPE_ADDRESS_PARAGRAPHS, 1, 1,\n"
+	                              "\t\t{bounce_text, bounce_phrases + 0, 2}"));
+	assert_non_null(strstr(table, "text_layouts_count = 1;"));
+	assert_non_null(strstr(table, "phrases_autoreply_subject = "
+	                              "{bounce_text, bounce_phrases + 5, 1};"));
+	assert_non_null(strstr(table, "phrases_bounce_from = "
+	                              "{bounce_text, bounce_phrases + 0, 0};"));
+	free(table);
 	test_free(r);
 	free(good);
 }
@@ -440,6 +518,7 @@ int main(void)
 	    cmocka_unit_test(test_accepts_good),
 	    cmocka_unit_test(test_refuses),
 	    cmocka_unit_test(test_scale),
+	    cmocka_unit_test(test_layouts_written),
 	    cmocka_unit_test(test_bad_date),
 	    cmocka_unit_test(test_shared_class),
 	    cmocka_unit_test(test_missing_file),

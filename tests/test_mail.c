@@ -300,6 +300,15 @@ static const struct want_mail corpus[] = {
 	   "550 5.1.1", "mx1.example.com", 0},
 	  {"loop@example.org", "", "", "",
 	   "mail for example.org loops back to myself", "", "", 0}}},
+	/* A layout that is data only (data/bounces/opensmtpd.txt). */
+	{"opensmtpd.eml", SMTPCODE_MAIL_BOUNCE,
+	 "Delivery status notification: error", "", 2,
+	 {{"user@example.com", "", "", "",
+	   "550 5.1.1 <user@example.com>: Recipient address rejected: User "
+	   "unknown in local recipient table",
+	   "550 5.1.1", "", 0},
+	  {"heidi@example.net", "", "", "",
+	   "552 5.2.2 Mailbox full, try again next week", "552 5.2.2", "", 0}}},
 	{"xfailed-bare.eml", SMTPCODE_MAIL_BOUNCE, "Message not delivered", "", 2,
 	 {{"nobody@example.com", "", "", "", "550 5.1.1 No such user here",
 	   "550 5.1.1", "", 0},
@@ -432,7 +441,8 @@ static void test_corpus_complete(void **state)
 		"exchange-2003.eml", "exchange-online.eml", "exchange-onprem.eml",
 		"exim-xfailed.eml", "exim.eml", "global-dsn.eml", "gmail-old.eml",
 		"gmail.eml", "huge-header.eml", "ordinary-quoted.eml",
-		"ordinary.eml", "postfix-delayed.eml", "postfix-dsn-1.eml",
+		"ordinary.eml", "opensmtpd.eml", "postfix-delayed.eml",
+		"postfix-dsn-1.eml",
 		"postfix-dsn-3.eml", "postfix-text.eml", "qmail.eml",
 		"sendmail-dsn.eml", "sendmail-text.eml", "truncated-status.eml",
 		"truncated.eml", "xfailed-bare.eml", "yahoo.eml",
@@ -1007,6 +1017,70 @@ static void test_gmail_variants(void **state)
 	expect_text("b", r[1].diagnostic, "550 5.1.1 No such user");
 }
 
+/* The reason a recipient's reply gives, as the table names it. */
+static const char *reason_of(struct smtpcode_text diagnostic)
+{
+	struct smtpcode_query q;
+	struct smtpcode_result res;
+	const struct smtpcode_entry *e;
+	if (smtpcode_parse(diagnostic.s, diagnostic.len, &q) != SMTPCODE_OK)
+		return "";
+	smtpcode_resolve(&q, diagnostic.s, diagnostic.len, NULL, &res);
+	e = smtpcode_answer(&res);
+	return e ? smtpcode_value_name(SMTPCODE_REASON,
+	                               smtpcode_value(e, SMTPCODE_REASON))
+	         : "";
+}
+
+/* OpenSMTPD, read by its layout alone (data/bounces/opensmtpd.txt): the
+ * current wording, and the older ones that open the list with "Delivery
+ * to the following recipients ..." (which Gmail's layout, tried first,
+ * recognises but does not read: its addresses stand alone). */
+static void test_opensmtpd_versions(void **state)
+{
+	static const char current[] =
+		"From: MAILER-DAEMON@relay.example.org\n"
+		"Subject: Delivery status notification: error\n\n"
+		"Hi!\n\nThis is the MAILER-DAEMON, please DO NOT REPLY to this "
+		"email.\n\nAn error has occurred while attempting to deliver a "
+		"message for the following list of recipients:\n\n"
+		"user@example.com: 550 5.1.1 <user@example.com>: Recipient address "
+		"rejected: User unknown in local recipient table\n\n"
+		"Below is a copy of the original message:\n\n"
+		"To: user@example.com\n\nlate@example.org: not a recipient\n";
+	static const char failed[] =
+		"Subject: Delivery status notification: error\n\n"
+		"Delivery to the following recipients failed permanently:\n\n"
+		"old@example.com: 550 5.1.1 No such user\n";
+	static const char postponed[] =
+		"Subject: Delivery status notification: delay\n\n"
+		"Delivery to the following recipients was postponed because of "
+		"a temporary failure:\n\n"
+		"slow@example.net: 452 4.2.2 Mailbox full\n";
+	char work[sizeof current];
+	struct smtpcode_mail_recipient r[MAXR];
+	struct smtpcode_mail m = parse_string(current, work, sizeof work, r);
+	(void)state;
+	assert_int_equal(m.kind, SMTPCODE_MAIL_BOUNCE);
+	assert_int_equal(m.nrecipients, 1);
+	expect_text("current", r[0].recipient, "user@example.com");
+	assert_int_equal(r[0].diagnostic_code.basic, 550);
+	assert_int_equal(r[0].diagnostic_code.cls, 5);
+	assert_int_equal(r[0].diagnostic_code.subject, 1);
+	assert_int_equal(r[0].diagnostic_code.detail, 1);
+	assert_string_equal(reason_of(r[0].diagnostic), "userunknown");
+	m = parse_string(failed, work, sizeof work, r);
+	assert_int_equal(m.kind, SMTPCODE_MAIL_BOUNCE);
+	assert_int_equal(m.nrecipients, 1);
+	expect_text("failed", r[0].recipient, "old@example.com");
+	expect_text("failed", r[0].diagnostic, "550 5.1.1 No such user");
+	m = parse_string(postponed, work, sizeof work, r);
+	assert_int_equal(m.nrecipients, 1);
+	expect_text("postponed", r[0].recipient, "slow@example.net");
+	expect_text("postponed", r[0].diagnostic, "452 4.2.2 Mailbox full");
+	assert_string_equal(reason_of(r[0].diagnostic), "mailboxfull");
+}
+
 /* MIME's corners: comments and folds in Content-Type, transport padding
  * after a delimiter, blanks before a fold, a QP soft break after blanks,
  * a diagnostic without a type whose text holds a ';'. */
@@ -1427,6 +1501,7 @@ int main(void)
 		cmocka_unit_test(test_decoding),
 		cmocka_unit_test(test_exchange_variants),
 		cmocka_unit_test(test_gmail_variants),
+		cmocka_unit_test(test_opensmtpd_versions),
 		cmocka_unit_test(test_mime_corners),
 		cmocka_unit_test(test_autoreply_markers),
 		cmocka_unit_test(test_returned_original_not_read),

@@ -11,10 +11,9 @@
  * message that none of these identify is "other" and yields no
  * recipients, whatever codes its text happens to quote.
  *
- * Text recognisers look for whole phrases at the start of lines, so a
- * bounce quoted in a reply ("> Delivery has failed ...") is not taken for
- * one.  Returned originals (message/rfc822, text/rfc822-headers) are never
- * read: the bounce of a bounce must not yield the inner recipients.
+ * Plain-text bounces are read by layout (textbounce.c, data/bounces/),
+ * never from returned originals (message/rfc822, text/rfc822-headers):
+ * the bounce of a bounce must not yield the inner recipients.
  *
  * Limits: multiparts are read MAIL_MAX_DEPTH levels deep, the first
  * MAIL_MAX_TEXTS text/plain parts are tried, and body lookups for
@@ -24,13 +23,15 @@
 #include <string.h>
 
 #include "mime.h"
+#include "phrase.h"
 #include "smtpcode.h"
+#include "textbounce.h"
+#include "words.h"
 
 #define MAIL_MAX_DEPTH 8    /* deepest part read: 8 nested multiparts */
 #define MAIL_MAX_TEXTS 4    /* text/plain parts tried for text bounces */
 #define MAIL_MAX_LOOKUPS 16 /* X-Failed-Recipients addresses looked up */
 
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 struct text_part {
 	struct mime_part part;
@@ -70,23 +71,7 @@ static struct smtpcode_text text_of(struct span s)
 	return t;
 }
 
-static struct span empty_span(void)
-{
-	struct span s = {NULL, NULL};
-	return s;
-}
 
-/* s up to its first blank, ';' or '(' : a code, a host, an action. */
-static struct span first_word(struct span s)
-{
-	const char *p;
-	s = mime_trim(s);
-	for (p = s.p; p < s.e; p++)
-		if (mime_is_space(*p) || *p == ';' || *p == '(')
-			break;
-	s.e = p;
-	return s;
-}
 
 /* ---- Codes ---- */
 
@@ -145,53 +130,8 @@ static void diagnostic_codes(struct span d, struct smtpcode_query *q)
 	}
 }
 
-/* Whether q is a failure: what a code at the start of a bounce's line
- * must be (a line "250 messages a day" is not a reply). */
-static bool failure_code(const struct smtpcode_query *q)
-{
-	if (q->enhanced)
-		return q->cls == 4 || q->cls == 5;
-	return q->basic >= 400;
-}
 
-/* Character classes as switches, not strchr(): they run per byte. */
-static bool leads_into_reply(char c)
-{
-	switch (c) {
-	case ':': case ';': case ',': case '>': case ')':
-		return true;
-	default:
-		return mime_is_space(c);
-	}
-}
 
-/* Whether s, after blanks and the punctuation that leads into a reply
- * (": ", "> "), starts with a failure code; *reply gets it to s's end.
- * Else the first enhanced code in s, if any. */
-static bool reply_in(struct span s, struct span *reply)
-{
-	struct smtpcode_query q;
-	struct smtpcode_text at;
-	struct span t = s;
-
-	while (t.p < t.e && leads_into_reply(*t.p))
-		t.p++;
-	t = mime_trim(t);
-	if (!mime_empty(t) &&
-	    smtpcode_parse(t.p, mime_len(t), &q) == SMTPCODE_OK &&
-	    failure_code(&q)) {
-		*reply = t;
-		return true;
-	}
-	if (!mime_empty(s) && smtpcode_find_code(s.p, mime_len(s), &q, &at) &&
-	    failure_code(&q)) {
-		reply->p = at.s;
-		reply->e = s.e;
-		*reply = mime_trim(*reply);
-		return true;
-	}
-	return false;
-}
 
 /* ---- Recipients ---- */
 
@@ -232,57 +172,9 @@ static void set_reporting_mta(struct parser *ps, struct span host)
 
 /* ---- Addresses ---- */
 
-static bool is_address_char(char c)
-{
-	switch (c) {
-	case '<': case '>': case '(': case ')': case '[': case ']':
-	case ',': case ';': case ':': case '"': case '\'':
-		return false;
-	default:
-		return (unsigned char)c > ' ' && c != 127;
-	}
-}
 
-/* The address around the first '@' of s, as bounces write it among other
- * words: "x@y" in "Name (x@y)", "<x@y>:", "x@y<mailto:x@y>", "to x@y.";
- * empty when there is none. */
-static struct span address_in(struct span s)
-{
-	const char *at = mime_find(s, '@');
-	struct span a;
-	if (!at)
-		return empty_span();
-	for (a.p = at; a.p > s.p && is_address_char(a.p[-1]); a.p--)
-		;
-	for (a.e = at + 1; a.e < s.e && is_address_char(*a.e); a.e++)
-		;
-	while (a.e > at + 1 && a.e[-1] == '.')
-		a.e--; /* the end of a sentence */
-	if (a.p == at || a.e == at + 1)
-		return empty_span();
-	return a;
-}
 
-/* Whether s is an address and nothing else. */
-static bool is_address(struct span s)
-{
-	struct span a = address_in(s);
-	return !mime_empty(s) && a.p == s.p && a.e == s.e;
-}
 
-/* A line that holds only an address (blanks around it, or "x@y<mailto:..>"
- * as Exchange writes them): the address. */
-static bool lone_address(struct span line, struct span *addr)
-{
-	struct span t = mime_trim(line);
-	const char *mailto = mime_ifind(t, "<mailto:");
-	if (mailto)
-		t.e = mailto;
-	if (!is_address(t))
-		return false;
-	*addr = t;
-	return true;
-}
 
 /* A DSN address: "<x@y>" loses its brackets. */
 static struct span bare_address(struct span s)
@@ -295,28 +187,6 @@ static struct span bare_address(struct span s)
 	return s;
 }
 
-/* Take the next word that holds an '@' off *words: the addresses a text
- * names, in one pass however many '@' it holds. */
-static bool next_address(struct span *words, struct span *addr)
-{
-	const char *p = words->p;
-	while (p < words->e) {
-		while (p < words->e && !is_address_char(*p))
-			p++;
-		addr->p = p;
-		while (p < words->e && is_address_char(*p))
-			p++;
-		addr->e = p;
-		while (addr->e > addr->p && addr->e[-1] == '.')
-			addr->e--; /* the end of a sentence */
-		if (mime_find(*addr, '@')) {
-			words->p = p;
-			return true;
-		}
-	}
-	words->p = words->e;
-	return false;
-}
 
 /* Whether a and b are the same text, ignoring ASCII case. */
 static bool same_text(struct span a, struct span b)
@@ -326,650 +196,6 @@ static bool same_text(struct span a, struct span b)
 	for (size_t i = 0; i < mime_len(a); i++)
 		if (mime_lower(a.p[i]) != mime_lower(b.p[i]))
 			return false;
-	return true;
-}
-
-/* ---- Lines and phrases ---- */
-
-/* Leading blanks of a line, a tab counting as 8. */
-static size_t indent_of(struct span line)
-{
-	size_t n = 0;
-	for (const char *p = line.p; p < line.e && mime_is_wsp(*p); p++)
-		n += *p == '\t' ? 8 : 1;
-	return n;
-}
-
-/* U+2019, the typographic apostrophe that some templates use for ASCII's. */
-static const char right_quote[] = "\xe2\x80\x99";
-
-/*
- * Whether line, after its indentation, starts with phrase, ignoring ASCII
- * case; a space in phrase matches any run of blanks and an apostrophe
- * either apostrophe.  *after (if not NULL) gets the rest of the line.
- */
-static bool line_starts(struct span line, const char *phrase,
-                        struct span *after)
-{
-	const char *p = mime_trim_left(line).p;
-	for (const char *q = phrase; *q; q++) {
-		if (*q == ' ' && p < line.e && mime_is_wsp(*p)) {
-			while (p < line.e && mime_is_wsp(*p))
-				p++;
-		} else if (*q == '\'' && line.e - p >= 3 &&
-		           memcmp(p, right_quote, 3) == 0) {
-			p += 3;
-		} else if (p < line.e && mime_lower(*p) == mime_lower(*q)) {
-			p++;
-		} else {
-			return false;
-		}
-	}
-	if (after) {
-		after->p = p;
-		after->e = line.e;
-	}
-	return true;
-}
-
-/* The index of the first of phrases[0..n) that line starts with, or -1.
- * Text recognisers try a dozen phrases on every line, and a line's first
- * byte rules out most of them: it is compared before anything else. */
-static int starts_any(struct span line, const char *const *phrases, size_t n,
-                      struct span *after)
-{
-	struct span t = mime_trim_left(line);
-	char first = mime_empty(t) ? '\0' : mime_lower(*t.p);
-	for (size_t i = 0; i < n; i++) {
-		char c = phrases[i][0];
-		if (c && c != '\'' && mime_lower(c) != first)
-			continue;
-		if (line_starts(line, phrases[i], after))
-			return (int)i;
-	}
-	return -1;
-}
-
-/* Take lines off *rest up to and including the first that starts with
- * one of phrases[0..n); its index, or -1 (and *rest empty). */
-static int seek_phrase(struct span *rest, const char *const *phrases,
-                       size_t n, struct span *after)
-{
-	struct span line;
-	while (mime_line(rest, &line)) {
-		int i = starts_any(line, phrases, n, after);
-		if (i >= 0)
-			return i;
-	}
-	return -1;
-}
-
-/* Lines of the returned original or its headers: where the bounce's own
- * text ends. */
-static bool original_marker(struct span line)
-{
-	static const char *const markers[] = {
-		"--- Below this line is a copy of the message", /* qmail */
-		"--- Enclosed are the original headers",        /* qmail */
-		"----- Transcript of session follows",          /* Sendmail */
-		"----- Original message -----",                 /* Gmail */
-		"------ This is a copy of the message",         /* Exim */
-		"Original message headers:",                    /* Exchange */
-	};
-	return starts_any(line, markers, COUNT(markers), NULL) >= 0;
-}
-
-/* The host named after an MTA's greeting ("... at host mail.example.net."
- * or "... program at mail.example.net."). */
-static struct span host_after(struct span s)
-{
-	s = mime_trim(s);
-	if (mime_istarts(s, "at "))
-		s.p += 3;
-	s = first_word(s);
-	while (s.e > s.p && (s.e[-1] == '.' || s.e[-1] == ':'))
-		s.e--;
-	return s;
-}
-
-/* [start, end of the indented lines that follow it in *rest): a text that
- * wraps onto continuation lines, as Postfix and Exim wrap replies. */
-static struct span with_continuations(struct span start, struct span *rest)
-{
-	struct span next = *rest, line;
-	while (!mime_empty(next) && mime_is_wsp(*next.p) &&
-	       mime_line(&next, &line) && !mime_blank(line)) {
-		start.e = line.e;
-		*rest = next;
-	}
-	return start;
-}
-
-/* ---- Postfix, qmail, Yahoo, Sendmail: "<address>:" paragraphs ---- */
-
-/* Whether line is "<x@y>:", "<x@y> (expanded from <z@y>): text" or a
- * bare "<x@y>" (Sendmail) at its very start; *tail gets the text after
- * the colon. */
-static bool angle_line(struct span line, struct span *addr, struct span *tail)
-{
-	struct span inner, rest;
-	const char *close, *p;
-
-	if (mime_empty(line) || *line.p != '<')
-		return false;
-	inner.p = line.p + 1;
-	inner.e = line.e;
-	close = mime_find(inner, '>');
-	if (!close)
-		return false;
-	inner.e = close;
-	if (!is_address(inner))
-		return false;
-	rest.p = close + 1;
-	rest.e = line.e;
-	rest = mime_trim_left(rest);
-	if (!mime_empty(rest) && *rest.p == '(') {
-		p = mime_find(rest, ')');
-		if (!p)
-			return false;
-		rest.p = p + 1;
-		rest = mime_trim_left(rest);
-	}
-	if (!mime_empty(rest) && *rest.p == ':')
-		rest.p++;
-	else if (!mime_empty(mime_trim(rest)))
-		return false; /* prose that happens to start with an address */
-	*addr = inner;
-	*tail = mime_trim(rest);
-	return true;
-}
-
-/* "... said: 550 ..." (Postfix's "host X said:", qmail's "Remote host
- * said:") anywhere in the text t, which may run over several lines: the
- * reply after it, to the end of t. */
-static bool said_reply(struct span t, struct span *reply)
-{
-	const char *p = mime_ifind(t, "said:");
-	if (!p)
-		return false;
-	reply->p = p + 5;
-	reply->e = t.e;
-	*reply = mime_trim(*reply);
-	return true;
-}
-
-/* Postfix's "host mx.example.com[192.0.2.25] said:": the host's name, from
- * the word before "said:" (qmail's "Remote host said:" names none). */
-static struct span postfix_host(struct span t)
-{
-	const char *said = mime_ifind(t, "said:"), *bracket;
-	struct span word;
-	if (!said)
-		return empty_span();
-	for (word.e = said; word.e > t.p && mime_is_space(word.e[-1]); word.e--)
-		;
-	word.p = word.e;
-	while (word.p > t.p && !mime_is_space(word.p[-1]))
-		word.p--;
-	bracket = mime_find(word, '[');
-	if (!bracket || bracket == word.p)
-		return empty_span();
-	word.e = bracket;
-	return word;
-}
-
-/* Sendmail's "(reason: 550 5.1.1 ...)". */
-static bool sendmail_reason(struct span line, struct span *reply)
-{
-	struct span t = mime_trim(line);
-	if (!mime_istarts(t, "(reason:"))
-		return false;
-	t.p += 8;
-	if (t.e > t.p && t.e[-1] == ')')
-		t.e--;
-	*reply = mime_trim(t);
-	return true;
-}
-
-/* Whether the line after a paragraph's first ends the paragraph. */
-static bool paragraph_ends(struct span line)
-{
-	struct span addr, tail;
-	return mime_blank(line) || angle_line(line, &addr, &tail) ||
-	       original_marker(line);
-}
-
-/*
- * The diagnostic of a recipient's paragraph, and the remote host it names:
- * the reply after "said:" wherever it is, or Sendmail's reason, else the
- * paragraph's first text (after the address, or on the next line).  Each
- * text runs on over the indented lines that continue it.  Takes the lines
- * it reads off *rest.
- */
-static struct span angle_diagnostic(struct span tail, struct span *rest,
-                                    struct span *remote)
-{
-	struct span fallback = empty_span(), line, next, reply;
-
-	if (!mime_empty(tail)) {
-		fallback = with_continuations(tail, rest);
-		if (said_reply(fallback, &reply)) {
-			*remote = postfix_host(fallback);
-			return reply;
-		}
-	}
-	for (next = *rest; mime_line(&next, &line) && !paragraph_ends(line);
-	     next = *rest) {
-		struct span text;
-		*rest = next;
-		text = with_continuations(mime_trim(line), rest);
-		if (said_reply(text, &reply)) {
-			*remote = postfix_host(text);
-			return reply;
-		}
-		if (sendmail_reason(text, &reply))
-			return reply;
-		if (mime_empty(fallback))
-			fallback = text;
-	}
-	return fallback;
-}
-
-static const char *const angle_intros[] = {
-	"This is the mail system at host",                   /* Postfix */
-	"Hi. This is the qmail-send program",                /* qmail */
-	"I'm sorry to have to inform you that your message", /* Postfix */
-	"I'm afraid I wasn't able to deliver your message",  /* qmail */
-	"Sorry, we were unable to deliver your message",     /* Yahoo */
-	"----- The following addresses had permanent fatal errors",
-	"----- The following addresses had transient non-fatal errors",
-};
-
-static bool read_angle_bounce(struct parser *ps, struct span text)
-{
-	struct span rest = text, after, line, addr, tail, diag, remote;
-	int which = seek_phrase(&rest, angle_intros, COUNT(angle_intros),
-	                        &after);
-	if (which < 0)
-		return false;
-	if (which <= 1) /* the greetings name the reporting host */
-		set_reporting_mta(ps, host_after(after));
-	while (mime_line(&rest, &line) && !original_marker(line)) {
-		if (!angle_line(line, &addr, &tail))
-			continue;
-		remote = empty_span();
-		diag = angle_diagnostic(tail, &rest, &remote);
-		add_text_recipient(ps, addr, diag, remote);
-	}
-	return true;
-}
-
-/* ---- Exim ---- */
-
-static const char *const exim_intros[] = {
-	"This message was created automatically by mail delivery software",
-	"A message that you sent could not be delivered",
-	"A message that you sent has not yet been delivered",
-};
-
-/* Where the list of addresses starts: the end of a line holding one. */
-static const char *const exim_lists[] = {
-	"following address(es) failed",
-	"following addresses failed",
-	"following address failed",
-	"has not yet been delivered is:",
-	"has not yet been delivered are:",
-};
-
-static bool exim_list_line(struct span line)
-{
-	for (size_t i = 0; i < COUNT(exim_lists); i++)
-		if (mime_ifind(line, exim_lists[i]))
-			return true;
-	return false;
-}
-
-/*
- * The reply in an Exim address's detail lines, and the remote host they
- * name ("host mx.example.com [192.0.2.25]").  The reply runs from the
- * first line that starts with a failure code, or from the code after
- * "host h [ip]: ", to the end; without a code it is the text after a host
- * line that starts the details ("Connection timed out"), else all of them
- * ("Unrouteable address").  The host is taken only before the reply: the
- * reply may be unfolded in place (decoded text, bare CR line ends), which
- * would move a host inside it.
- */
-static struct span exim_diagnostic(struct span details, struct span *host)
-{
-	struct span rest = details, line, reply, after;
-	const char *colon;
-
-	*host = empty_span();
-	while (mime_line(&rest, &line)) {
-		const char *p = mime_ifind(line, "]: ");
-		struct span tail = line;
-		/* A host on the reply's first line stays where it is:
-		 * unfolding moves only what follows a line break. */
-		if (mime_empty(*host) && line_starts(line, "host ", &after))
-			*host = first_word(after);
-		if (p)
-			tail.p = p + 3;
-		if (reply_in(mime_trim(line), &reply) ||
-		    (p && reply_in(tail, &reply))) {
-			reply.e = details.e;
-			return reply;
-		}
-	}
-	rest = details;
-	if (!mime_line(&rest, &line) || !line_starts(line, "host ", &after)) {
-		*host = empty_span();
-		return details;
-	}
-	*host = first_word(after);
-	colon = mime_ifind(line, "]: ");
-	if (colon) {
-		reply.p = colon + 3;
-		reply.e = details.e;
-		return mime_trim(reply);
-	}
-	return mime_trim(rest);
-}
-
-/* Take the next address's block off *rest: its address line ("  x@y",
- * indented one to three columns; blank lines before it are skipped) and
- * the detail lines indented further.  False at the end of the list, a
- * line that is not indented. */
-static bool exim_block(struct span *rest, struct span *addr,
-                       struct span *details)
-{
-	struct span line, next;
-	size_t indent;
-
-	do {
-		if (!mime_line(rest, &line))
-			return false;
-	} while (mime_blank(line));
-	indent = indent_of(line);
-	if (indent == 0)
-		return false;
-	/* A pipe or a file has no '@': its block is skipped. */
-	*addr = indent < 4 ? address_in(first_word(line)) : empty_span();
-	*details = empty_span();
-	for (next = *rest; mime_line(&next, &line) && !mime_blank(line) &&
-	                   indent_of(line) >= 4;
-	     *rest = next) {
-		if (mime_empty(*details))
-			details->p = mime_trim(line).p;
-		details->e = line.e;
-	}
-	return true;
-}
-
-static bool read_exim_bounce(struct parser *ps, struct span text)
-{
-	struct span rest = text, line, addr, details;
-
-	if (seek_phrase(&rest, exim_intros, COUNT(exim_intros), NULL) < 0)
-		return false;
-	while (mime_line(&rest, &line) && !exim_list_line(line))
-		;
-	while (exim_block(&rest, &addr, &details)) {
-		struct span host, diag = exim_diagnostic(details, &host);
-		if (!mime_empty(addr))
-			add_text_recipient(ps, addr, diag, host);
-	}
-	return true;
-}
-
-/* ---- Gmail ---- */
-
-static const char *const gmail_lists[] = {
-	"Delivery to the following recipient failed permanently:",
-	"Delivery to the following recipients failed permanently:",
-	"Delivery to the following recipient has been delayed:",
-	"Delivery to the following recipients has been delayed:",
-};
-
-static const char *const gmail_sentences[] = {
-	"Your message wasn't delivered to",
-	"There was a problem delivering your message to",
-};
-
-static const char *const gmail_replies[] = {
-	"The response from the remote server was:",
-	"The error that the other server returned was:",
-	"The response was:",
-};
-
-static const char *const gmail_intros[] = {
-	"** Address not found **",
-	"** Message not delivered **",
-	"** Message blocked **",
-	"** Delivery incomplete **",
-	"Delivery to the following recipient",
-	"Your message wasn't delivered to",
-	"There was a problem delivering your message to",
-};
-
-/* The lines after "The response was:" up to a blank line. */
-static struct span gmail_reply(struct span text)
-{
-	struct span rest = text, line, reply = empty_span();
-	if (seek_phrase(&rest, gmail_replies, COUNT(gmail_replies), NULL) < 0)
-		return reply;
-	while (mime_line(&rest, &line)) {
-		if (mime_blank(line)) {
-			if (mime_empty(reply))
-				continue;
-			break;
-		}
-		if (mime_empty(reply))
-			reply.p = line.p;
-		reply.e = line.e;
-	}
-	return reply;
-}
-
-/* The indented addresses after "Delivery to the following recipient...". */
-static void read_gmail_list(struct parser *ps, struct span rest,
-                            struct span reply)
-{
-	struct span line, addr;
-	bool any = false;
-	while (mime_line(&rest, &line)) {
-		if (mime_blank(line) && !any)
-			continue;
-		if (!lone_address(line, &addr))
-			break;
-		add_text_recipient(ps, addr, reply, empty_span());
-		any = true;
-	}
-}
-
-static bool read_gmail_bounce(struct parser *ps, struct span text)
-{
-	struct span rest = text, line, after, reply;
-	size_t before = ps->m->nrecipients;
-
-	if (seek_phrase(&rest, gmail_intros, COUNT(gmail_intros), NULL) < 0)
-		return false;
-	reply = gmail_reply(text);
-	rest = text;
-	while (ps->m->nrecipients == before && mime_line(&rest, &line)) {
-		if (starts_any(line, gmail_lists, COUNT(gmail_lists),
-		               NULL) >= 0)
-			read_gmail_list(ps, rest, reply);
-		else if (starts_any(line, gmail_sentences,
-		                    COUNT(gmail_sentences), &after) >= 0 &&
-		         !mime_empty(address_in(first_word(after))))
-			add_text_recipient(ps, address_in(first_word(after)),
-			                   reply, empty_span());
-	}
-	return true;
-}
-
-/* ---- Exchange and Office 365 NDRs ---- */
-
-static const char *const exchange_intros[] = {
-	"Delivery has failed to these recipients or groups",
-	"Diagnostic information for administrators",
-	"Your message did not reach some or all of the intended recipients",
-};
-
-static const char *const exchange_2003_lists[] = {
-	"The following recipient(s) cannot be reached:",
-	"The following recipient(s) could not be reached:",
-};
-
-/* "<host #5.1.1 smtp;550 5.1.1 text>" (and the '#...##' form): the reply
- * after "smtp;", else the text after '#'. */
-static struct span exchange_hash_reply(struct span t)
-{
-	const char *p;
-	bool bracketed = !mime_empty(t) && *t.p == '<';
-	if ((p = mime_ifind(t, "smtp;")) != NULL)
-		t.p = p + 5;
-	else if ((p = mime_find(t, '#')) != NULL)
-		t.p = p + 1;
-	t = mime_trim(t);
-	if (bracketed && t.e > t.p && t.e[-1] == '>')
-		t.e--;
-	while (t.e > t.p && (t.e[-1] == '#' || mime_is_space(t.e[-1])))
-		t.e--;
-	return mime_trim(t);
-}
-
-/* "Remote Server returned '550 5.1.1 ...'", "Remote Server at mx.example.com
- * (192.0.2.25) returned '...'" or "#550 5.1.1 ... ##": the reply, and the
- * remote host when named. */
-static bool exchange_reply(struct span t, struct span *reply,
-                           struct span *remote)
-{
-	struct span after;
-	const char *p;
-
-	if (!mime_empty(t) && *t.p == '#') {
-		*reply = exchange_hash_reply(t);
-		return true;
-	}
-	if (!line_starts(t, "Remote Server", &after) ||
-	    (p = mime_ifind(t, "returned '")) == NULL)
-		return false;
-	if (line_starts(after, "at", &after))
-		*remote = first_word(after);
-	reply->p = p + 10;
-	reply->e = t.e;
-	while (reply->e > reply->p && reply->e[-1] != '\'')
-		reply->e--;
-	if (reply->e > reply->p)
-		reply->e--; /* the closing quote */
-	else
-		reply->e = t.e; /* unclosed: the rest of the line */
-	*reply = mime_trim(*reply);
-	if (!mime_empty(*reply) && *reply->p == '<')
-		*reply = exchange_hash_reply(*reply);
-	return true;
-}
-
-struct pending {
-	struct span addr, reply, remote;
-};
-
-static void flush_pending(struct parser *ps, struct pending *r)
-{
-	if (!mime_empty(r->addr))
-		add_text_recipient(ps, r->addr, r->reply, r->remote);
-	memset(r, 0, sizeof *r);
-}
-
-/* After "Diagnostic information for administrators:": each address on a
- * line of its own, then the reply the remote server returned. */
-static void read_exchange_diagnostics(struct parser *ps, struct span rest)
-{
-	struct pending r = {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}};
-	struct span line, after, addr;
-
-	while (mime_line(&rest, &line) && !original_marker(line)) {
-		struct span t = mime_trim(line);
-		if (line_starts(t, "Generating server:", &after))
-			set_reporting_mta(ps, first_word(after));
-		else if (lone_address(t, &addr)) {
-			flush_pending(ps, &r);
-			r.addr = addr;
-		} else if (!mime_empty(r.addr) && mime_empty(r.reply))
-			(void)exchange_reply(t, &r.reply, &r.remote);
-	}
-	flush_pending(ps, &r);
-}
-
-/* After "Delivery has failed to these recipients or groups:": lines that
- * name an address ("Name (x@y)", "x@y<mailto:x@y>"), between sentences
- * that explain the failure. */
-static void read_exchange_list(struct parser *ps, struct span rest)
-{
-	struct span line;
-	while (mime_line(&rest, &line)) {
-		struct span t = mime_trim(line);
-		if (line_starts(t, "Diagnostic information for administrators",
-		                NULL) ||
-		    original_marker(t))
-			break;
-		if (!mime_empty(t) && t.e[-1] != '.' &&
-		    !mime_empty(address_in(t)))
-			add_text_recipient(ps, address_in(t), empty_span(),
-			                   empty_span());
-	}
-}
-
-/* Exchange 2000/2003: "      x@y on 1/15/2024 10:00 AM" then, indented
- * further, the explanation and "<host #5.1.1 smtp;550 5.1.1 ...>". */
-static void read_exchange_2003(struct parser *ps, struct span rest)
-{
-	struct pending r = {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}};
-	struct span line, t;
-
-	while (mime_line(&rest, &line)) {
-		if (mime_blank(line))
-			continue;
-		if (indent_of(line) == 0)
-			break;
-		t = mime_trim(line);
-		if (*t.p == '<' && mime_find(t, '#')) {
-			if (!mime_empty(r.addr) && mime_empty(r.reply))
-				r.reply = exchange_hash_reply(t);
-		} else if (mime_ifind(t, " on ") &&
-		           !mime_empty(address_in(first_word(t)))) {
-			flush_pending(ps, &r);
-			r.addr = address_in(first_word(t));
-		}
-	}
-	flush_pending(ps, &r);
-}
-
-static bool read_exchange_bounce(struct parser *ps, struct span text)
-{
-	static const char *const diagnostics[] = {
-		"Diagnostic information for administrators:"};
-	static const char *const list[] = {
-		"Delivery has failed to these recipients or groups:"};
-	struct span rest = text;
-	size_t before = ps->m->nrecipients;
-
-	if (seek_phrase(&rest, exchange_intros, COUNT(exchange_intros),
-	                NULL) < 0)
-		return false;
-	rest = text;
-	if (seek_phrase(&rest, diagnostics, 1, NULL) >= 0)
-		read_exchange_diagnostics(ps, rest);
-	rest = text;
-	if (ps->m->nrecipients == before &&
-	    seek_phrase(&rest, list, 1, NULL) >= 0)
-		read_exchange_list(ps, rest);
-	rest = text;
-	if (ps->m->nrecipients == before &&
-	    seek_phrase(&rest, exchange_2003_lists,
-	                COUNT(exchange_2003_lists), NULL) >= 0)
-		read_exchange_2003(ps, rest);
 	return true;
 }
 
@@ -988,19 +214,25 @@ static struct span text_part(struct parser *ps, size_t i)
 	return t->text;
 }
 
-/* Try each recogniser on each text part until one yields recipients.
- * Returns whether any recognised a bounce's wording. */
+static void text_recipient(void *ctx, struct span addr, struct span diag,
+                           struct span remote)
+{
+	add_text_recipient(ctx, addr, diag, remote);
+}
+
+static void text_reporting_mta(void *ctx, struct span host)
+{
+	set_reporting_mta(ctx, host);
+}
+
+/* Read each text part by the bounce layouts (textbounce.c) until one
+ * yields recipients.  Returns whether any layout recognised its text. */
 static bool read_text_bounces(struct parser *ps)
 {
-	static bool (*const readers[])(struct parser *, struct span) = {
-		read_exchange_bounce, read_gmail_bounce, read_exim_bounce,
-		read_angle_bounce,
-	};
-	const size_t *found = &ps->m->nrecipients;
+	const struct text_sink sink = {ps, text_recipient, text_reporting_mta};
 	bool recognised = false;
-	for (size_t i = 0; i < ps->ntexts && *found == 0; i++)
-		for (size_t k = 0; k < COUNT(readers) && *found == 0; k++)
-			recognised |= readers[k](ps, text_part(ps, i));
+	for (size_t i = 0; i < ps->ntexts && ps->m->nrecipients == 0; i++)
+		recognised |= text_bounce_read(text_part(ps, i), &sink);
 	return recognised;
 }
 
@@ -1027,7 +259,7 @@ static bool names_address(struct span line, struct span addr,
                           struct span *after)
 {
 	struct span words = line, word;
-	while (next_address(&words, &word))
+	while (mail_next_address(&words, &word))
 		if (same_text(word, addr)) {
 			after->p = word.e;
 			after->e = line.e;
@@ -1045,14 +277,14 @@ static struct span reply_for(struct span body, struct span addr)
 	while (mime_line(&rest, &line)) {
 		if (!names_address(line, addr, &after))
 			continue;
-		if (reply_in(after, &reply))
+		if (mail_reply_in(after, &reply))
 			return reply;
 		for (int k = 0; k < 3 && mime_line(&rest, &line); k++)
-			if (reply_in(line, &reply))
+			if (mail_reply_in(line, &reply))
 				return reply;
 		break;
 	}
-	return empty_span();
+	return mail_no_span();
 }
 
 /* The first line of body that starts with a failure reply. */
@@ -1060,21 +292,21 @@ static struct span first_reply(struct span body)
 {
 	struct span rest = body, line, reply;
 	while (mime_line(&rest, &line))
-		if (reply_in(line, &reply))
+		if (mail_reply_in(line, &reply))
 			return reply;
-	return empty_span();
+	return mail_no_span();
 }
 
 /* Add the n-th of total failed addresses, with its reply in body. */
 static void add_failed(struct parser *ps, struct span body, struct span addr,
                        size_t n, size_t total)
 {
-	struct span reply = empty_span();
+	struct span reply = mail_no_span();
 	if (n < MAIL_MAX_LOOKUPS)
 		reply = reply_for(body, addr);
 	if (mime_empty(reply) && total == 1)
 		reply = first_reply(body);
-	add_text_recipient(ps, addr, reply, empty_span());
+	add_text_recipient(ps, addr, reply, mail_no_span());
 }
 
 /* Count the addresses of the X-Failed-Recipients fields; when total (their
@@ -1093,7 +325,7 @@ static size_t failed_addresses(struct parser *ps, struct span body,
 			continue;
 		list = f.value;
 		while (list_item(&list, &item)) {
-			addr = address_in(item);
+			addr = mail_address_in(item);
 			if (mime_empty(addr))
 				continue;
 			if (total > 0)
@@ -1108,7 +340,7 @@ static size_t failed_addresses(struct parser *ps, struct span body,
  * the replies found for them in the body's text. */
 static void read_failed_header(struct parser *ps)
 {
-	struct span body = ps->ntexts ? text_part(ps, 0) : empty_span();
+	struct span body = ps->ntexts ? text_part(ps, 0) : mail_no_span();
 	size_t total = failed_addresses(ps, body, 0);
 	if (total > 0)
 		(void)failed_addresses(ps, body, total);
@@ -1176,10 +408,10 @@ static void dsn_field(struct parser *ps, struct dsn_recipient *cur,
 	} else if (mime_ieq(f->name, "Original-Recipient")) {
 		address_field(ps, cur, &cur->original, f->value);
 	} else if (mime_ieq(f->name, "Action") && !r->action.len) {
-		r->action = text_of(first_word(f->value));
+		r->action = text_of(mail_first_word(f->value));
 		cur->any = true;
 	} else if (mime_ieq(f->name, "Status") && !r->status.len) {
-		v = first_word(f->value);
+		v = mail_first_word(f->value);
 		r->status = text_of(v);
 		/* Left zeroed when it is not a code. */
 		(void)smtpcode_parse(v.p, mime_len(v), &r->status_code);
@@ -1314,37 +546,23 @@ static void header_field(void *ctx, const struct mime_field *f)
 	}
 }
 
+/* An auto-responder's subject: it starts with one of the phrases of
+ * data/bounces/autoreply.txt. */
 static bool autoreply_subject(struct smtpcode_text subject)
 {
-	static const char *const prefixes[] = {
-		"Automatic reply", "Auto-reply",        "Autoreply",
-		"Auto reply",      "Auto-response",     "Auto response",
-		"Autoresponse",    "Out of Office",     "Out of the Office",
-		"Abwesenheitsnotiz",
-	};
-	struct span s = mime_span(subject.s, subject.len);
-	return starts_any(s, prefixes, COUNT(prefixes), NULL) >= 0;
+	return phrase_starts(&phrases_autoreply_subject, subject.s, subject.len,
+	                     NULL) != NULL;
 }
 
 /* A message from the mail system about delivery, in a format none of the
- * recognisers reads: a bounce still, without recipients. */
+ * layouts reads: a bounce still, without recipients.  Its From and Subject
+ * hold phrases of data/bounces/classify.txt. */
 static bool looks_like_bounce(const struct smtpcode_mail *m)
 {
-	static const char *const subjects[] = {
-		"undeliver", "delivery status notification", "failure notice",
-		"returned mail", "delivery failure", "mail delivery failed",
-		"not delivered", "delivery has failed", "returned to sender",
-	};
-	struct span from = mime_span(m->from.s, m->from.len);
-	struct span subject = mime_span(m->subject.s, m->subject.len);
-	if (!mime_ifind(from, "mailer-daemon") &&
-	    !mime_ifind(from, "postmaster@") &&
-	    !mime_ifind(from, "Mail Delivery S"))
-		return false;
-	for (size_t i = 0; i < COUNT(subjects); i++)
-		if (mime_ifind(subject, subjects[i]))
-			return true;
-	return false;
+	return phrase_find(&phrases_bounce_from, m->from.s, m->from.len,
+	                   NULL) != NULL &&
+	       phrase_find(&phrases_bounce_subject, m->subject.s,
+	                   m->subject.len, NULL) != NULL;
 }
 
 /* What the message is, from the strongest evidence down; reads the

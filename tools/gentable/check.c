@@ -150,7 +150,7 @@ static void classify_definition(struct record *r, enum record_kind kind,
 	snprintf(r->codetext, sizeof r->codetext, "%s", f->value);
 	r->key = kind == R_PROVIDER_DEF ? KEY_PROVIDER(index)
 	       : kind == R_GROUP_DEF ? KEY_GROUP(index)
-	       : KEY_KIND(7) | index; /* a corpus: no kind of entry */
+	       : KEY_KIND(7) | (uint32_t)kind << 24 | index; /* no entry */
 	if (!valid_id(f->value) || strlen(f->value) >= sizeof r->codetext)
 		fail(f->file, f->line, "'%s' is not a valid %s id (lowercase "
 		     "letters, digits and '-')", f->value, f->def->name);
@@ -172,6 +172,11 @@ static void classify(struct record *r)
 	}
 	if (strcmp(f->def->name, "corpus") == 0) {
 		classify_definition(r, R_CORPUS, ++ncorpora);
+		return;
+	}
+	if (layout_record(f->def->name)) {
+		classify_definition(r, strcmp(f->def->name, "layout") == 0
+		                       ? R_LAYOUT : R_PHRASES, (unsigned)r->order);
 		return;
 	}
 	if (parse_category(r, s) == 0) {
@@ -269,6 +274,8 @@ static int allowed(enum record_kind kind, const struct keydef *def)
 	static const char *const corpus[] = {"corpus", "name", "meaning",
 	                                     "note", NULL};
 	const char *k = def->name;
+	if (layout_only(k) && kind != R_LAYOUT && kind != R_PHRASES)
+		return 0;
 	switch (kind) {
 	case R_BASIC:
 		return strcmp(k, "basic") && !one_of(k, provider_only);
@@ -289,6 +296,9 @@ static int allowed(enum record_kind kind, const struct keydef *def)
 		return one_of(k, group_def);
 	case R_CORPUS:
 		return one_of(k, corpus);
+	case R_LAYOUT:
+	case R_PHRASES:
+		return layout_allows(kind, k);
 	}
 	return 0;
 }
@@ -581,6 +591,10 @@ static void check_record(const struct record *r)
 		require(r, "name", 1);
 		require(r, "meaning", 1);
 		return;
+	case R_LAYOUT:
+	case R_PHRASES:
+		check_layout(r);
+		return;
 	case R_TOPIC:
 		require(r, "name", 1);
 		require(r, "registered", 1);
@@ -780,14 +794,16 @@ static void link_record(struct record *r)
 		return;
 	}
 	first = r->kind == R_PROVIDER_DEF || r->kind == R_GROUP_DEF ||
-	        r->kind == R_CORPUS
+	        r->kind == R_CORPUS || r->kind == R_LAYOUT || r->kind == R_PHRASES
 	            ? find_definition(r->kind, r->codetext)
 	            : find_record(r->key);
 	if (first != r) {
 		fail(r->file, r->line, "duplicate %s %s (first at %s:%ld)",
 		     r->kind == R_PROVIDER_DEF ? "provider"
 		     : r->kind == R_GROUP_DEF ? "group"
-		     : r->kind == R_CORPUS ? "corpus" : "code",
+		     : r->kind == R_CORPUS ? "corpus"
+		     : r->kind == R_LAYOUT ? "layout"
+		     : r->kind == R_PHRASES ? "phrase list" : "code",
 		     r->codetext, first->file, first->line);
 		return;
 	}
@@ -810,7 +826,7 @@ static int usable(const struct record *r)
 	if (r->kind == R_PROVIDER)
 		return r->provider != 0;
 	if (r->kind == R_PROVIDER_DEF || r->kind == R_GROUP_DEF ||
-	    r->kind == R_CORPUS)
+	    r->kind == R_CORPUS || r->kind == R_LAYOUT || r->kind == R_PHRASES)
 		return find_definition(r->kind, r->codetext) == r;
 	return find_record(r->key) == r && (r->kind != R_VARIANT || r->topic);
 }
@@ -880,6 +896,7 @@ void check_all(void)
 	rank_providers();
 	for (size_t i = 0; i < nrecords; i++)
 		classify(&records[i]);
+	check_layout_order();
 	for (size_t i = 0; i < nrecords; i++)
 		if (records[i].key != UINT32_MAX)
 			link_record(&records[i]);

@@ -46,7 +46,9 @@ enum record_kind {
 	R_PROVIDER,     /* a provider's own entry for a code */
 	R_PROVIDER_DEF, /* provider: gmail */
 	R_GROUP_DEF,    /* group: mailbox-full */
-	R_CORPUS        /* corpus: sisimai-rhost; dropped once checked */
+	R_CORPUS,       /* corpus: sisimai-rhost; dropped once checked */
+	R_LAYOUT,       /* layout: postfix (layouts.c) */
+	R_PHRASES       /* phrases: autoreply-subject (layouts.c) */
 };
 
 struct record {
@@ -59,7 +61,8 @@ struct record {
 	struct smtpcode_query code;
 	uint32_t key;
 	unsigned provider;    /* provider entries: index of the provider */
-	unsigned rank;        /* provider definitions: index by priority */
+	unsigned rank;        /* provider definitions: index by priority;
+	                         layouts: their priority */
 	char codetext[32];
 	struct record *topic; /* where missing fields come from: a variant's
 	                         X.S.D, a provider entry's standard entry */
@@ -91,6 +94,15 @@ struct field *lookup(const struct record *r, const char *key);
 const struct record *list_owner(const struct record *r, const char *key);
 const char *split_item(const char *v, size_t *keylen);
 int value_of(const struct record *r, const char *key);
+
+/* layouts.c: bounce layouts and phrase lists (data/bounces/) */
+int layout_record(const char *first_key); /* whether it starts one */
+int layout_allows(enum record_kind kind, const char *key);
+int layout_only(const char *key); /* no other record takes it */
+void check_layout(const struct record *r);
+void check_layout_order(void);
+void layout_keep(const struct record *r); /* for write_layouts */
+void write_layouts(FILE *out);
 
 /* write.c */
 int write_table(const char *path, const char *date);

@@ -48,6 +48,21 @@ const struct keydef keydefs[] = {
 	{"site", LIST, NOT_WRITTEN, 0},
 	/* Read once: the order in which providers' markers are tried. */
 	{"priority", SCALAR_TEXT, NOT_WRITTEN, 0},
+	/* Bounce layouts and phrase lists: layouts.c writes them. */
+	{"layout", SCALAR_TEXT, NOT_WRITTEN, 0},
+	{"shape", SCALAR_TEXT, NOT_WRITTEN, 0},
+	{"address", SCALAR_TEXT, NOT_WRITTEN, 0},
+	{"greeting", LIST, NOT_WRITTEN, 0},
+	{"intro", LIST, NOT_WRITTEN, 0},
+	{"list", LIST, NOT_WRITTEN, 0},
+	{"list-within", LIST, NOT_WRITTEN, 0},
+	{"reply", LIST, NOT_WRITTEN, 0},
+	{"reply-line", LIST, NOT_WRITTEN, 0},
+	{"sentence", LIST, NOT_WRITTEN, 0},
+	{"end", LIST, NOT_WRITTEN, 0},
+	{"server", LIST, NOT_WRITTEN, 0},
+	{"phrases", SCALAR_TEXT, NOT_WRITTEN, 0},
+	{"phrase", LIST, NOT_WRITTEN, 0},
 };
 const size_t nkeydefs = sizeof keydefs / sizeof keydefs[0];
 

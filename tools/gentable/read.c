@@ -155,9 +155,11 @@ void read_stream(FILE *fp, const char *file)
 		}
 		if (!r) {
 			if (strcmp(def->name, "code") && strcmp(def->name, "provider") &&
-			    strcmp(def->name, "group") && strcmp(def->name, "corpus")) {
+			    strcmp(def->name, "group") && strcmp(def->name, "corpus") &&
+			    !layout_record(def->name)) {
 				fail(file, line, "a record must start with 'code:', "
-				     "'provider:', 'group:' or 'corpus:'");
+				     "'provider:', 'group:', 'corpus:', 'layout:' or "
+				     "'phrases:'");
 				continue;
 			}
 			r = new_record(file, line);
