@@ -73,7 +73,7 @@ void table_match(const struct smtpcode_query *q, const char *input,
  */
 #define TABLE_PAIR(a, b) ((unsigned)(a) << 5 ^ (unsigned)(b))
 #define TABLE_PAIR_BITS(pairs, p) ((pairs)[(p) >> 2] >> 2 * ((p) & 3) & 3u)
-#define TABLE_TRIGRAM_BITS 12
+#define TABLE_TRIGRAM_BITS 11
 #define TABLE_TRIGRAM(a, b, c)                                              \
 	((uint32_t)(((uint32_t)(a) << 16 | (uint32_t)(b) << 8 | (uint32_t)(c)) \
 	            * 2654435761u) >> (32 - TABLE_TRIGRAM_BITS))
