@@ -2,9 +2,11 @@
  * Matching compiled phrase sets (phrase.h).  No <ctype.h>: neither the
  * locale nor bytes >= 0x80 change what matches.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "phrase.h"
+#include "scan.h"
 
 static char lower(char c)
 {
@@ -90,4 +92,78 @@ const struct phrase *phrase_find(const struct phrase_set *set, const char *s,
 		}
 	}
 	return NULL;
+}
+
+void phrase_text_init(struct phrase_text *t, const char *s, size_t len)
+{
+	t->s = s;
+	t->len = len;
+	t->folded = 0;
+}
+
+/*
+ * The eight bytes of x in ASCII lower case: with bit 7 of each byte set,
+ * subtracting 'A' and 'Z' + 1 leaves it set in those at least 'A' and in
+ * those above 'Z', never borrowing from the next byte (so the byte order
+ * does not matter); 0x20 goes to the bytes that differ and were ASCII.
+ */
+static inline uint64_t fold_word(uint64_t x)
+{
+	const uint64_t ones = 0x0101010101010101u, high = ones * 0x80;
+	uint64_t y = x | high;
+	return x | (((y - ones * 'A') ^ (y - ones * ('Z' + 1))) & ~x & high) >> 2;
+}
+
+/* d[0..n) = s[0..n) in ASCII lower case, eight bytes at a time; the last
+ * eight are done again, overlapping, rather than one by one. */
+static void fold_copy(unsigned char *d, const unsigned char *s, size_t n)
+{
+	uint64_t x;
+	size_t i;
+	if (n < 8) {
+		for (i = 0; i < n; i++)
+			d[i] = (unsigned char)lower((char)s[i]);
+		return;
+	}
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&x, s + i, 8);
+		x = fold_word(x);
+		memcpy(d + i, &x, 8);
+	}
+	if (i < n) {
+		memcpy(&x, s + n - 8, 8);
+		x = fold_word(x);
+		memcpy(d + n - 8, &x, 8);
+	}
+}
+
+int phrase_in(struct phrase_text *t, const char *p, size_t m, size_t rare)
+{
+	const unsigned char *at, *last;
+
+	if (!t->folded) {
+		t->folded = t->len <= PHRASE_FOLD_MAX ? 1 : -1;
+		if (t->folded > 0)
+			fold_copy(t->low, (const unsigned char *)t->s, t->len);
+	}
+	if (m == 0 || m > t->len)
+		return 0;
+	if (t->folded < 0) {
+		for (size_t i = 0; i + m <= t->len; i++)
+			if (same_at(p, m, t->s, i))
+				return 1;
+		return 0;
+	}
+	/* Where the phrase's rarest byte would be, were it at 0, and at the
+	 * last place it fits. */
+	at = t->low + rare;
+	last = t->low + (t->len - m) + rare;
+	while ((at = (const unsigned char *)scan_byte(
+	            (const char *)at, (const char *)last + 1, p[rare])) != NULL) {
+		if (scan_same((const char *)at - rare, p, m))
+			return 1;
+		if (at++ == last)
+			break;
+	}
+	return 0;
 }

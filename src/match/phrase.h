@@ -46,6 +46,30 @@ const struct phrase *phrase_starts(const struct phrase_set *set,
 const struct phrase *phrase_find(const struct phrase_set *set, const char *s,
                                  size_t len, size_t *at);
 
+/*
+ * A text searched for many phrases, one at a time (a reply, for the
+ * phrases of a provider's entries): folded to ASCII lower case on the
+ * first search, so that each phrase is then found by its rarest byte
+ * (scan_byte) and compared whole (scan_same), rather than folding every
+ * byte for every phrase.  A longer text (rare) is searched folding as it
+ * goes, as the copy lives on the caller's stack.
+ */
+#define PHRASE_FOLD_MAX 1024
+
+struct phrase_text {
+	const char *s;
+	size_t len;
+	int folded; /* 1: low holds s in lower case; 0: not yet; -1: too long */
+	unsigned char low[PHRASE_FOLD_MAX];
+};
+
+void phrase_text_init(struct phrase_text *t, const char *s, size_t len);
+
+/* Whether the phrase p[0..m), in ASCII lower case, no longer than t and
+ * whose byte at rare is its least common in replies, is in t, ignoring
+ * ASCII case. */
+int phrase_in(struct phrase_text *t, const char *p, size_t m, size_t rare);
+
 /* Sets that mail classification reads, generated from data/bounces/ (a
  * 'phrases:' record each; an absent one is empty). */
 extern const struct phrase_set phrases_autoreply_subject; /* prefixes */

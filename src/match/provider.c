@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "phrase.h"
 #include "scan.h"
 #include "table.h"
 
@@ -29,103 +30,6 @@ const struct smtpcode_entry *smtpcode_provider_of(const struct smtpcode_entry *e
 static unsigned char fold(unsigned char c)
 {
 	return c >= 'A' && c <= 'Z' ? (unsigned char)(c + ('a' - 'A')) : c;
-}
-
-/*
- * A reply being matched, and its copy in ASCII lower case: made once per
- * table_match, when a pick first has candidates, so that each phrase is
- * then found with scan_byte and scan_same rather than folding every byte for
- * every phrase.  Longer replies (rare) are searched folding as they go
- * instead, as the copy lives on the stack.
- */
-#define FOLD_MAX 1024
-
-struct reply {
-	const char *s;
-	size_t len;
-	int folded; /* 1: low holds s in lower case; 0: not yet; -1: too long */
-	unsigned char low[FOLD_MAX];
-};
-
-/*
- * The eight bytes of x in ASCII lower case: with bit 7 of each byte set,
- * subtracting 'A' and 'Z' + 1 leaves it set in those at least 'A' and in
- * those above 'Z', never borrowing from the next byte (so the byte order
- * does not matter); 0x20 goes to the bytes that differ and were ASCII.
- */
-static inline uint64_t fold_word(uint64_t x)
-{
-	const uint64_t ones = 0x0101010101010101u, high = ones * 0x80;
-	uint64_t y = x | high;
-	return x | (((y - ones * 'A') ^ (y - ones * ('Z' + 1))) & ~x & high) >> 2;
-}
-
-/* d[0..n) = s[0..n) in ASCII lower case, eight bytes at a time; the last
- * eight are done again, overlapping, rather than one by one. */
-static void fold_copy(unsigned char *d, const unsigned char *s, size_t n)
-{
-	uint64_t x;
-	size_t i;
-	if (n < 8) {
-		for (i = 0; i < n; i++)
-			d[i] = fold(s[i]);
-		return;
-	}
-	for (i = 0; i + 8 <= n; i += 8) {
-		memcpy(&x, s + i, 8);
-		x = fold_word(x);
-		memcpy(d + i, &x, 8);
-	}
-	if (i < n) {
-		memcpy(&x, s + n - 8, 8);
-		x = fold_word(x);
-		memcpy(d + n - 8, &x, 8);
-	}
-}
-
-/* Whether needle[0..m) occurs in s[0..n), ignoring ASCII case. */
-static int contains_nocase(const char *s, size_t n, const char *needle,
-                           size_t m)
-{
-	const unsigned char *h = (const unsigned char *)s;
-	const unsigned char *p = (const unsigned char *)needle;
-	if (m == 0 || m > n)
-		return 0;
-	for (size_t i = 0; i + m <= n; i++) {
-		size_t k = 0;
-		if (fold(h[i]) != fold(p[0]))
-			continue;
-		while (k < m && fold(h[i + k]) == fold(p[k]))
-			k++;
-		if (k == m)
-			return 1;
-	}
-	return 0;
-}
-
-/* Whether phrase ph, no longer than the reply, is in it, ignoring case;
- * r->folded is set. */
-static int has_phrase(struct reply *r, const struct table_phrase *ph)
-{
-	const unsigned char *p = (const unsigned char *)table_pool + ph->folded;
-	const unsigned char *at, *last;
-	size_t m = ph->len, rare = ph->rare;
-
-	if (r->folded < 0)
-		return contains_nocase(r->s, r->len, table_pool +
-		                       table_items[ph - table_phrases].text, m);
-	/* Where the phrase's rarest byte would be, were it at 0, and at the
-	 * last place it fits. */
-	at = r->low + rare;
-	last = r->low + (r->len - m) + rare;
-	while ((at = (const unsigned char *)scan_byte(
-	            (const char *)at, (const char *)last + 1, (char)p[rare])) != NULL) {
-		if (scan_same((const char *)at - rare, (const char *)p, m))
-			return 1;
-		if (at++ == last)
-			break;
-	}
-	return 0;
 }
 
 /*
@@ -297,7 +201,7 @@ static int has_standard(const struct smtpcode_query *q)
 /* Picks provider p's entry (any provider's when p is NULL) for q: the
  * candidate with the longest phrase in the reply, the first of them on a
  * tie. */
-static void pick(const struct smtpcode_query *q, struct reply *r,
+static void pick(const struct smtpcode_query *q, struct phrase_text *r,
                  const struct smtpcode_entry *p, struct smtpcode_match *m)
 {
 	const struct smtpcode_entry *run = NULL;
@@ -308,11 +212,6 @@ static void pick(const struct smtpcode_query *q, struct reply *r,
 		n = candidates(q, po, &run);
 	m->provider = p;
 	m->candidates = n;
-	if (n && !r->folded) {
-		r->folded = r->len <= FOLD_MAX ? 1 : -1;
-		if (r->folded > 0)
-			fold_copy(r->low, (const unsigned char *)r->s, r->len);
-	}
 	if (n) { /* the candidates' phrases, in their order (see table.h) */
 		const struct table_phrase *ph = &table_phrases[run->first[SMTPCODE_MATCHES]];
 		const struct table_phrase *end = &table_phrases[
@@ -320,7 +219,7 @@ static void pick(const struct smtpcode_query *q, struct reply *r,
 		    run[n - 1].count[SMTPCODE_MATCHES]];
 		for (; ph < end; ph++)
 			if (ph->len > best_len && ph->len <= r->len &&
-			    has_phrase(r, ph)) {
+			    phrase_in(r, table_pool + ph->folded, ph->len, ph->rare)) {
 				best_len = ph->len;
 				m->entry = &table_entries[ph->entry];
 				m->phrase = table_pool + table_items[ph - table_phrases].text;
@@ -341,13 +240,11 @@ void table_match(const struct smtpcode_query *q, const char *input,
                  struct smtpcode_match *m)
 {
 	struct smtpcode_match first;
-	struct reply r;
+	struct phrase_text r;
 	struct hits hits;
 
 	memset(m, 0, sizeof *m);
-	r.s = input;
-	r.len = len;
-	r.folded = 0;
+	phrase_text_init(&r, input, len);
 	if (provider) {
 		pick(q, &r, provider, m);
 		m->given = true;
