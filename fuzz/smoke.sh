@@ -34,7 +34,7 @@ data=$(find data -mindepth 2 -name '*.txt' | LC_ALL=C sort)
 [ -n "$data" ] || { echo "smoke: no data files found under data/" >&2; exit 2; }
 # shellcheck disable=SC2086
 $cc $base -Itools/gentable -o "$tmp/gentable" tools/gentable/main.c \
-	tools/gentable/read.c tools/gentable/check.c tools/gentable/write.c \
+	tools/gentable/read.c tools/gentable/check.c tools/gentable/write.c tools/gentable/dialects.c \
 	src/core/parse.c src/core/vocab.c src/util/utf8.c
 # shellcheck disable=SC2086
 "$tmp/gentable" "$tmp/table.c" data/DATE $data
@@ -51,7 +51,7 @@ done
 extra() {
 	case $1 in
 	json) echo "-Isrc/cli src/cli/render_json.c src/cli/fields.c" ;;
-	gentable) echo "-Itools/gentable tools/gentable/read.c tools/gentable/check.c tools/gentable/write.c" ;;
+	gentable) echo "-Itools/gentable tools/gentable/read.c tools/gentable/check.c tools/gentable/write.c tools/gentable/dialects.c" ;;
 	*) echo "" ;;
 	esac
 }

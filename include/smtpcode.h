@@ -384,7 +384,10 @@ enum smtpcode_log_format {
 	SMTPCODE_LOG_POSTFIX,   /* postfix/smtp, lmtp, local ... to=<>, status= */
 	SMTPCODE_LOG_SMTPD,     /* postfix/smtpd NOQUEUE: reject: ... */
 	SMTPCODE_LOG_EXIM,      /* exim ** (bounce) and == (deferral) lines */
-	SMTPCODE_LOG_SENDMAIL   /* sendmail to=<>, dsn=, stat= */
+	SMTPCODE_LOG_SENDMAIL,  /* sendmail to=<>, dsn=, stat= */
+	SMTPCODE_LOG_FIELDS     /* a dialect read from its record in
+	                           data/logs/ (Courier ...): which one,
+	                           smtpcode_event_dialect() says */
 };
 
 /* What a delivery line of a mail log says.  Fields the line does not

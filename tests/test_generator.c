@@ -211,6 +211,49 @@ static const struct mutation mutations[] = {
 	{"retry: never\nsuppress: yes\nbounce: hard\nnow: Not delivered;",
 	 "retry: auto\nsuppress: yes\nbounce: hard\nnow: Not delivered;",
 	 "19: 5.1.1: a permanent failure takes 'retry: after-fix' or 'never'"},
+
+	/* log dialects (data/logs/, tools/gentable/dialects.c); the record
+	 * is at the end of good.txt, from line 78 */
+	{"engine: fields\n", "engine: magic\n",
+	 "79: unknown engine 'magic' (expected one of: postfix, exim, sendmail, fields)"},
+	{"engine: fields\n", "", "78: dialect example-log: missing 'engine'"},
+	{"name: Example MTA\n", "", "78: dialect example-log: missing 'name'"},
+	{"marker: examplemta:\n", "", "78: dialect example-log: needs a 'marker'"},
+	{"marker: examplemta:\n",
+	 "marker: a::\nmarker: b::\nmarker: c::\nmarker: d::\nmarker: e::\n",
+	 "85: dialect example-log: more than 4 markers"},
+	{"separator: ,\n", "separator: ;;\n",
+	 "82: separator: ';;' is not one character"},
+	{"separator: ,\n", "", "78: dialect example-log: missing 'separator'"},
+	{"separator: ,\n", "separator: \" \"\n", ""},
+	{"recipient: rcpt=\n", "", "78: dialect example-log: missing 'recipient'"},
+	{"reply: \": \"\n", "", "78: dialect example-log: missing 'reply'"},
+	{"reply: \": \"\n", "reply: \": \n", "85: reply: unbalanced quotes in '\": '"},
+	{"host: host=\n",
+	 "host: a-field-name-of-more-than-sixty-four-bytes-which-no-mail-server-writes=\n",
+	 "84: host: 'a-field-name-of-more-than-sixty-four-bytes-which-no-mail-server-writes=' "
+	 "is longer than 64 bytes"},
+	{"dialect: example-log\n", "dialect: Example_Log\n",
+	 "78: 'Example_Log' is not a valid dialect id"},
+	{"source: Example: log format page\n",
+	 "source: Example: log format page\n\ndialect: example-log\nengine: fields\n",
+	 "88: duplicate dialect example-log (first at "},
+	{"reply: \": \"\n", "reply: \": \"\nmeaning: Courier's.\n",
+	 "86: 'meaning' does not belong in a record for example-log"},
+	{"scope: mailbox\n", "scope: mailbox\nrecipient: to=\n",
+	 "9: 'recipient' does not belong in a record for "},
+	/* a built-in engine's record names what the engine reads */
+	{"engine: fields\n", "engine: postfix\n",
+	 "82: engine postfix has its own separators"},
+	{"engine: fields\n", "engine: postfix\n",
+	 "83: dialect example-log: recipient 'rcpt=' is not what engine postfix "
+	 "reads ('to=')"},
+	{"engine: fields\n", "engine: exim\n",
+	 "83: engine exim reads no 'recipient' field"},
+	{"engine: fields\nname: Example MTA\nmarker: examplemta:\nseparator: ,\nrecipient: rcpt=\nhost: host=\nreply: \": \"\n",
+	 "engine: postfix\nname: Example MTA\nmarker: examplemta:\n"
+	 "recipient: to=\nhost: relay=\nstatus: status=\ndsn: dsn=\n"
+	 "reply: \" said: \"\n", ""},
 };
 
 /* The file at path, which the test cannot do without. */

@@ -33,24 +33,21 @@ enum log_engine {
 /* What the built-in engines read, which their records in data/logs/ must
  * say (tools/gentable/dialects.c checks).  "" for a field the engine does
  * not read by name (Exim's recipient follows its marker). */
-#define LOG_POSTFIX_MARKER "postfix/"
 #define LOG_POSTFIX_RECIPIENT "to="
 #define LOG_POSTFIX_HOST "relay="
 #define LOG_POSTFIX_STATUS "status="
 #define LOG_POSTFIX_DSN "dsn="
 #define LOG_POSTFIX_REPLY " said: "
-#define LOG_EXIM_MARKER " ** "
 #define LOG_EXIM_RECIPIENT ""
 #define LOG_EXIM_HOST "H="
 #define LOG_EXIM_STATUS ""
 #define LOG_EXIM_DSN ""
 #define LOG_EXIM_REPLY " after "
-#define LOG_SENDMAIL_MARKER "to="
 #define LOG_SENDMAIL_RECIPIENT "to="
 #define LOG_SENDMAIL_HOST "relay="
 #define LOG_SENDMAIL_STATUS "stat="
 #define LOG_SENDMAIL_DSN "dsn="
-#define LOG_SENDMAIL_REPLY ": "
+#define LOG_SENDMAIL_REPLY ""
 
 /* A word of a record: bytes and length (no NUL needed). */
 struct log_word {

@@ -7,6 +7,10 @@
 #include "dialect.h"
 #include "logscan.h"
 
+_Static_assert(sizeof LOG_EXIM_REPLY == sizeof " after " &&
+               sizeof LOG_EXIM_HOST == sizeof "H=",
+               "names of the lengths the search offsets are written for");
+
 /* Whether [a, b) is an Exim message ID: 1rfXyz-000AbC-2D (6-6-2), or
  * 1rfXyz-00000000AbC-2DxY (6-11-4) since Exim 4.97. */
 static bool is_exim_id(const char *a, const char *b)
@@ -127,12 +131,12 @@ bool log_exim_read(struct smtpcode_logline *l, const char *s,
 	/* "** x@y: Unrouteable address": the colon is not the address's. */
 	log_take_recipient(l, rcpt, tail > rcpt && tail[-1] == ':' ? tail - 1 : tail);
 
-	aft = FIND(tail, end, " after ", 1, 2);
-	h = FIND(tail, aft ? aft : end, " H=", 1, 2);
+	aft = FIND(tail, end, LOG_EXIM_REPLY, 1, 2);
+	h = FIND(tail, aft ? aft : end, " " LOG_EXIM_HOST, 1, 2);
 	if (h)
 		l->relay = exim_host(h + 3, aft ? aft : end);
 	if (aft)
-		exim_after(l, aft + sizeof " after " - 1, end);
+		exim_after(l, aft + sizeof LOG_EXIM_REPLY - 1, end);
 	else
 		take_reply(l, tail, end);
 	return true;

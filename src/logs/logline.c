@@ -465,6 +465,14 @@ bool log_parse(const char *s, size_t len, struct smtpcode_logline *l,
 	for (i = 0; i < COUNT(at_code); i++)
 		if (at_code[i].read(l, s, from, end))
 			goto read;
+	/* Then the dialects that are data (data/logs/, engine fields), in
+	 * the table's order; a line none takes is free text. */
+	for (i = 0; i < table_ndialects; i++)
+		if (table_dialects[i].engine == LOG_ENGINE_FIELDS &&
+		    log_fields_read(&table_dialects[i], l, s, end)) {
+			*rec = &table_dialects[i];
+			goto read;
+		}
 	if (find_code_from(s, from, end, &l->code, &l->reply))
 		l->format = SMTPCODE_LOG_TEXT;
 read:

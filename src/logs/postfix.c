@@ -15,12 +15,18 @@
 #include "dialect.h"
 #include "logscan.h"
 
+/* The names are used below through dialect.h's macros; the first-byte
+ * switch of field_at(), the prefilter's ": to=" (logline.c) and the
+ * search offsets assume these. */
 _Static_assert(sizeof LOG_POSTFIX_RECIPIENT == sizeof "to=" &&
                sizeof LOG_POSTFIX_STATUS == sizeof "status=" &&
                sizeof LOG_POSTFIX_DSN == sizeof "dsn=" &&
                sizeof LOG_POSTFIX_HOST == sizeof "relay=" &&
-               sizeof LOG_SENDMAIL_STATUS == sizeof "stat=",
-               "the field names read below are those of dialect.h");
+               sizeof LOG_SENDMAIL_STATUS == sizeof "stat=" &&
+               sizeof LOG_SENDMAIL_RECIPIENT == sizeof "to=" &&
+               sizeof LOG_SENDMAIL_HOST == sizeof "relay=" &&
+               sizeof LOG_SENDMAIL_DSN == sizeof "dsn=",
+               "field names of the lengths the walk is written for");
 
 /* ---- Postfix and Sendmail delivery lines: "QID: to=<...>, name=value,
  * ..., status=..." (Postfix), "..., stat=..." (Sendmail) ---- */
@@ -260,7 +266,7 @@ static const char *usual_fields(struct smtpcode_logline *l, const char *p,
 
 	/* "to=<R>": what log_take_recipient() would find, as its '>' is known;
 	 * the value ends at the first ", " after it. */
-	if (!STARTS(p, end, "to=<") ||
+	if (!STARTS(p, end, LOG_POSTFIX_RECIPIENT "<") ||
 	    (gt = recipient_end(p + 4, end, &at)) == NULL)
 		return p;
 	seps_from(&c, gt + 1, end);
@@ -268,9 +274,9 @@ static const char *usual_fields(struct smtpcode_logline *l, const char *p,
 		return p;
 	take_address_at(l, p + 4, at, gt);
 	p = e + 2;
-	if (!USUAL_FIELD(p, end, "relay=", &c, &e))
+	if (!USUAL_FIELD(p, end, LOG_POSTFIX_HOST, &c, &e))
 		return p;
-	l->relay = span(p + sizeof "relay=" - 1, e);
+	l->relay = span(p + sizeof LOG_POSTFIX_HOST - 1, e);
 	p = e + 2;
 	if (!USUAL_FIELD(p, end, "delay=", &c, &e))
 		return p;
@@ -278,9 +284,9 @@ static const char *usual_fields(struct smtpcode_logline *l, const char *p,
 	if (!USUAL_FIELD(p, end, "delays=", &c, &e))
 		return p;
 	p = e + 2;
-	if (!USUAL_FIELD(p, end, "dsn=", &c, &e))
+	if (!USUAL_FIELD(p, end, LOG_POSTFIX_DSN, &c, &e))
 		return p;
-	l->dsn = span(p + sizeof "dsn=" - 1, e);
+	l->dsn = span(p + sizeof LOG_POSTFIX_DSN - 1, e);
 	return e + 2;
 }
 
@@ -305,14 +311,14 @@ static enum field field_at(const char *p, const char *end, const char **eq)
 	case 'd':
 		NAMED("delay=", FIELD_OTHER);
 		NAMED("delays=", FIELD_OTHER);
-		NAMED("dsn=", FIELD_DSN);
+		NAMED(LOG_POSTFIX_DSN, FIELD_DSN);
 		break;
-	case 'r': NAMED("relay=", FIELD_RELAY); break;
+	case 'r': NAMED(LOG_POSTFIX_HOST, FIELD_RELAY); break;
 	case 's':
-		NAMED("status=", FIELD_STATUS);
-		NAMED("stat=", FIELD_STAT);
+		NAMED(LOG_POSTFIX_STATUS, FIELD_STATUS);
+		NAMED(LOG_SENDMAIL_STATUS, FIELD_STAT);
 		break;
-	case 't': NAMED("to=", FIELD_TO); break;
+	case 't': NAMED(LOG_POSTFIX_RECIPIENT, FIELD_TO); break;
 	}
 #undef NAMED
 	while (p < end && *p != '=')
@@ -327,8 +333,8 @@ static enum field field_at(const char *p, const char *end, const char **eq)
 bool log_postfix_delivery(struct smtpcode_logline *l, const char *s,
                           const char *from, const char *end)
 {
-	const char *p = STARTS(from, end, ": to=")
-	                    ? from : FIND(from + 1, end, ": to=", 0, 4);
+	const char *p = STARTS(from, end, ": " LOG_POSTFIX_RECIPIENT)
+	                    ? from : FIND(from + 1, end, ": " LOG_POSTFIX_RECIPIENT, 0, 4);
 	const char *eq, *v, *vend, *gt, *comma;
 
 	(void)s; /* the marker is at from, or after it */

@@ -150,7 +150,8 @@ static void classify_definition(struct record *r, enum record_kind kind,
 	snprintf(r->codetext, sizeof r->codetext, "%s", f->value);
 	r->key = kind == R_PROVIDER_DEF ? KEY_PROVIDER(index)
 	       : kind == R_GROUP_DEF ? KEY_GROUP(index)
-	       : KEY_KIND(7) | index; /* a corpus: no kind of entry */
+	       : kind == R_CORPUS ? KEY_KIND(7) | index /* no kind of entry */
+	       : KEY_KIND(7) | 0x10000u | index; /* a dialect: nor this */
 	if (!valid_id(f->value) || strlen(f->value) >= sizeof r->codetext)
 		fail(f->file, f->line, "'%s' is not a valid %s id (lowercase "
 		     "letters, digits and '-')", f->value, f->def->name);
@@ -158,7 +159,7 @@ static void classify_definition(struct record *r, enum record_kind kind,
 
 static void classify(struct record *r)
 {
-	static unsigned ngroups, ncorpora;
+	static unsigned ngroups, ncorpora, ndialects;
 	struct field *f = &r->fields[0];
 	const char *s = f->value;
 
@@ -172,6 +173,10 @@ static void classify(struct record *r)
 	}
 	if (strcmp(f->def->name, "corpus") == 0) {
 		classify_definition(r, R_CORPUS, ++ncorpora);
+		return;
+	}
+	if (strcmp(f->def->name, "dialect") == 0) {
+		classify_definition(r, R_DIALECT, ++ndialects);
 		return;
 	}
 	if (parse_category(r, s) == 0) {
@@ -268,7 +273,12 @@ static int allowed(enum record_kind kind, const struct keydef *def)
 	                                        "meaning", "note", NULL};
 	static const char *const corpus[] = {"corpus", "name", "meaning",
 	                                     "note", NULL};
+	static const char *const dialect[] = {"dialect", "engine", "name",
+	    "marker", "separator", "recipient", "host", "status", "dsn", "reply",
+	    "source", "note", NULL};
 	const char *k = def->name;
+	if (def->index == DIALECT_KEY && kind != R_DIALECT)
+		return 0;
 	switch (kind) {
 	case R_BASIC:
 		return strcmp(k, "basic") && !one_of(k, provider_only);
@@ -289,6 +299,8 @@ static int allowed(enum record_kind kind, const struct keydef *def)
 		return one_of(k, group_def);
 	case R_CORPUS:
 		return one_of(k, corpus);
+	case R_DIALECT:
+		return one_of(k, dialect);
 	}
 	return 0;
 }
@@ -581,6 +593,9 @@ static void check_record(const struct record *r)
 		require(r, "name", 1);
 		require(r, "meaning", 1);
 		return;
+	case R_DIALECT:
+		check_dialect(r);
+		return;
 	case R_TOPIC:
 		require(r, "name", 1);
 		require(r, "registered", 1);
@@ -780,14 +795,15 @@ static void link_record(struct record *r)
 		return;
 	}
 	first = r->kind == R_PROVIDER_DEF || r->kind == R_GROUP_DEF ||
-	        r->kind == R_CORPUS
+	        r->kind == R_CORPUS || r->kind == R_DIALECT
 	            ? find_definition(r->kind, r->codetext)
 	            : find_record(r->key);
 	if (first != r) {
 		fail(r->file, r->line, "duplicate %s %s (first at %s:%ld)",
 		     r->kind == R_PROVIDER_DEF ? "provider"
 		     : r->kind == R_GROUP_DEF ? "group"
-		     : r->kind == R_CORPUS ? "corpus" : "code",
+		     : r->kind == R_CORPUS ? "corpus"
+		     : r->kind == R_DIALECT ? "dialect" : "code",
 		     r->codetext, first->file, first->line);
 		return;
 	}
@@ -810,7 +826,7 @@ static int usable(const struct record *r)
 	if (r->kind == R_PROVIDER)
 		return r->provider != 0;
 	if (r->kind == R_PROVIDER_DEF || r->kind == R_GROUP_DEF ||
-	    r->kind == R_CORPUS)
+	    r->kind == R_CORPUS || r->kind == R_DIALECT)
 		return find_definition(r->kind, r->codetext) == r;
 	return find_record(r->key) == r && (r->kind != R_VARIANT || r->topic);
 }

@@ -155,9 +155,10 @@ void read_stream(FILE *fp, const char *file)
 		}
 		if (!r) {
 			if (strcmp(def->name, "code") && strcmp(def->name, "provider") &&
-			    strcmp(def->name, "group") && strcmp(def->name, "corpus")) {
+			    strcmp(def->name, "group") && strcmp(def->name, "corpus") &&
+			    strcmp(def->name, "dialect")) {
 				fail(file, line, "a record must start with 'code:', "
-				     "'provider:', 'group:' or 'corpus:'");
+				     "'provider:', 'group:', 'corpus:' or 'dialect:'");
 				continue;
 			}
 			r = new_record(file, line);

@@ -643,9 +643,14 @@ int write_table(const char *path, const char *date)
 	size_t nphrases;
 	FILE *out;
 
-	/* Corpora serve the checks only: the table has no entry for them. */
+	/* Corpora serve the checks only: the table has no entry for them.
+	 * Nor for dialects, which have a table of their own (dialects.c),
+	 * whose fields it now holds. */
+	keep_dialects();
 	for (size_t i = 0, n = nrecords; i < n; i++)
-		if (records[i].kind == R_CORPUS) {
+		if (records[i].kind == R_DIALECT) {
+			nrecords--;
+		} else if (records[i].kind == R_CORPUS) {
 			for (size_t k = 0; k < records[i].nfields; k++)
 				free(records[i].fields[k].value);
 			free(records[i].fields);
@@ -727,6 +732,7 @@ int write_table(const char *path, const char *date)
 	write_phrases(out, phrases, nphrases);
 	write_spans(out);
 	write_markers(out, entries);
+	write_dialects(out);
 	free(phrases);
 	free(spans.w);
 	free(entries);
