@@ -48,6 +48,15 @@ static const struct event_case cases[] = {
             "unknown",
      "sendmail", SMTPCODE_LOG_SENDMAIL, "carol@example.net",
      "mx.example.net. [198.51.100.3]", ""},
+    /* Courier: data/logs/courier.txt, read by the fields engine. */
+    {"Dec  1 10:00:00 mx courieresmtp: id=0001A2B3.5F3E4D5C.00001234,"
+     "from=<alice@example.org>,addr=<bob@example.com>: 550 5.1.1 "
+     "<bob@example.com>... User unknown",
+     "courier", SMTPCODE_LOG_FIELDS, "bob@example.com", "", "550 5.1.1"},
+    {"Dec  1 10:00:05 mx courieresmtp: id=0001A2B4.5F3E4D5D.00001235,"
+     "from=<alice@example.org>,addr=<carol@example.net>: 451 4.2.2 "
+     "<carol@example.net>... Mailbox full, try again later",
+     "courier", SMTPCODE_LOG_FIELDS, "carol@example.net", "", "451 4.2.2"},
     {"some program: the server said 550 5.7.1 go away", "text",
      SMTPCODE_LOG_TEXT, "", "", "550 5.7.1"},
     {SYSLOG "postfix/smtpd[1]: connect from unknown[203.0.113.1]", NULL,
@@ -115,6 +124,19 @@ static void test_same_as_logline(void **state)
 	}
 }
 
+/* The Courier reply, from its code to the end of the line. */
+static void test_courier_reply(void **state)
+{
+	struct smtpcode_event_space space;
+	const char *line = cases[4].line; /* Courier 550 */
+	const struct smtpcode_event *e =
+	    smtpcode_event_parse(line, strlen(line), &space, sizeof space);
+	(void)state;
+	expect_text("reply", smtpcode_event_reply(e),
+	            "550 5.1.1 <bob@example.com>... User unknown");
+	expect_text("domain", smtpcode_event_domain(e), "example.com");
+}
+
 /* The space the caller gives: too small or absent, no event. */
 static void test_space(void **state)
 {
@@ -155,6 +177,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_same_as_logline),
+	    cmocka_unit_test(test_courier_reply),
 	    cmocka_unit_test(test_space),
 	    cmocka_unit_test(test_dialect_list),
 	};
