@@ -112,9 +112,9 @@ bool log_fields_read(const struct log_dialect_rec *d,
 
 /*
  * The engine of smtpcode_log_parse() and smtpcode_event_parse(): *l
- * filled, and *rec the fields engine's record that read it (NULL for a
- * built-in dialect, free text or nothing).  Returns whether a code was
- * found.
+ * filled, and, rec non-NULL, *rec the fields engine's record that read
+ * it (NULL for a built-in dialect, free text or nothing).  Returns
+ * whether a code was found.
  */
 bool log_parse(const char *s, size_t len, struct smtpcode_logline *l,
                const struct log_dialect_rec **rec);
