@@ -11,7 +11,12 @@
  * marker and the fields that carry the recipient, host, status, dsn and
  * reply; for a built-in engine the generator checks that the record says
  * what the engine reads (the LOG_*_ macros below, which the engines use),
- * so the data and the code cannot drift apart.
+ * so the data and the code cannot drift apart.  A built-in engine's
+ * markers name the programs that write its lines; the engine itself
+ * recognises them by their shape, from the bytes the dispatch's
+ * prefilter looks for (logline.c: ": to=", Exim's doubled '*' or '=').
+ * A data dialect needs no such bytes: it is tried only on lines where
+ * the prefilter found a code and no built-in reader took the line.
  */
 #ifndef SMTPCODE_DIALECT_H
 #define SMTPCODE_DIALECT_H
