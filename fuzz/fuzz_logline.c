@@ -78,6 +78,19 @@ static void check_logline(const char *s, size_t size)
 		trimmed--;
 	CHECK(smtpcode_log_parse(s, size, &l2) == found);
 	CHECK(same_line(&l, &l2));
+	{
+		/* The event API reads the line as the logline API does. */
+		struct smtpcode_event_space space;
+		const struct smtpcode_event *e =
+		    smtpcode_event_parse(s, size, &space, sizeof space);
+		struct smtpcode_text r = smtpcode_event_reply(e);
+		CHECK(e != NULL && smtpcode_event_format(e) == l.format);
+		CHECK((smtpcode_event_code(e) != NULL ||
+		       smtpcode_event_dsn_code(e) != NULL) == found);
+		CHECK(r.s == l.reply.s && r.len == l.reply.len);
+		CHECK((smtpcode_event_dialect(e) == NULL) ==
+		      (l.format == SMTPCODE_LOG_NONE));
+	}
 
 	check_span(l.recipient, s, trimmed);
 	check_span(l.domain, s, trimmed);

@@ -35,7 +35,7 @@ data=$(find data -mindepth 2 -name '*.txt' | LC_ALL=C sort)
 # shellcheck disable=SC2086
 $cc $base -Itools/gentable -o "$tmp/gentable" tools/gentable/main.c \
 	tools/gentable/read.c tools/gentable/check.c tools/gentable/write.c \
-	tools/gentable/layouts.c \
+	tools/gentable/layouts.c tools/gentable/dialects.c \
 	src/core/parse.c src/core/vocab.c src/util/utf8.c
 # shellcheck disable=SC2086
 "$tmp/gentable" "$tmp/table.c" data/DATE $data
@@ -52,7 +52,7 @@ done
 extra() {
 	case $1 in
 	json) echo "-Isrc/cli src/cli/render_json.c src/cli/fields.c" ;;
-	gentable) echo "-Itools/gentable tools/gentable/read.c tools/gentable/check.c tools/gentable/write.c tools/gentable/layouts.c" ;;
+	gentable) echo "-Itools/gentable tools/gentable/read.c tools/gentable/check.c tools/gentable/write.c tools/gentable/layouts.c tools/gentable/dialects.c" ;;
 	*) echo "" ;;
 	esac
 }

@@ -384,7 +384,10 @@ enum smtpcode_log_format {
 	SMTPCODE_LOG_POSTFIX,   /* postfix/smtp, lmtp, local ... to=<>, status= */
 	SMTPCODE_LOG_SMTPD,     /* postfix/smtpd NOQUEUE: reject: ... */
 	SMTPCODE_LOG_EXIM,      /* exim ** (bounce) and == (deferral) lines */
-	SMTPCODE_LOG_SENDMAIL   /* sendmail to=<>, dsn=, stat= */
+	SMTPCODE_LOG_SENDMAIL,  /* sendmail to=<>, dsn=, stat= */
+	SMTPCODE_LOG_FIELDS     /* a dialect read from its record in
+	                           data/logs/ (Courier ...): which one,
+	                           smtpcode_event_dialect() says */
 };
 
 /* What a delivery line of a mail log says.  Fields the line does not
@@ -428,8 +431,78 @@ struct smtpcode_logline {
  * included, is part of no field.  Returns true when a code was found (in
  * the reply, the dsn= field or free text).  Every span lies inside s,
  * except an exim status (see above).  No allocation; cost linear in len.
+ * Kept as it is for the programs built on it; smtpcode_event_parse()
+ * (below) reads lines with the same engine, behind accessors that can
+ * grow.  A line of a data/logs/ dialect has format SMTPCODE_LOG_FIELDS.
  */
 bool smtpcode_log_parse(const char *s, size_t len, struct smtpcode_logline *l);
+
+/* ---- Log events (since 0.2, symbol version SMTPCODE_0.2) ----
+ *
+ * What one log line says, read by the same engine as smtpcode_log_parse()
+ * but behind accessors: the event's layout is the library's own, so new
+ * fields and new dialects (data/logs/ in the sources) come without an
+ * ABI break, which a fixed struct such as smtpcode_logline cannot.  The
+ * library allocates nothing: the caller gives the space, of at least
+ * smtpcode_event_size() bytes (which no 0.x library makes larger than
+ * SMTPCODE_EVENT_SPACE), aligned for any object, e.g.
+ *
+ *     struct smtpcode_event_space space;
+ *     const struct smtpcode_event *e =
+ *         smtpcode_event_parse(line, len, &space, sizeof space);
+ *     if (e && smtpcode_event_code(e))
+ *         printf("%s\n", smtpcode_event_dialect(e));
+ *
+ * An event's texts point into the line, as smtpcode_logline's do (an
+ * Exim status excepted); it stays valid while the line and the space do.
+ */
+struct smtpcode_event;
+
+#define SMTPCODE_EVENT_SPACE 512
+struct smtpcode_event_space {
+	union {
+		unsigned char bytes[SMTPCODE_EVENT_SPACE];
+		max_align_t align; /* aligned for any object */
+	} u;
+};
+
+/* The bytes an event needs in this library. */
+size_t smtpcode_event_size(void);
+
+/*
+ * Parse one log line s[0..len) as smtpcode_log_parse() does, into
+ * space[0..size).  Returns the event (at space), or NULL when space is
+ * NULL or size below smtpcode_event_size().  A line with no code still
+ * gives an event: smtpcode_event_code() says whether it holds one.
+ */
+const struct smtpcode_event *smtpcode_event_parse(const char *s, size_t len,
+                                                  void *space, size_t size);
+
+/* The codes of the reply (or of free text), NULL when the line has none;
+ * their text_off is relative to smtpcode_event_reply().s. */
+const struct smtpcode_query *smtpcode_event_code(const struct smtpcode_event *e);
+/* The MTA's own dsn= code, NULL when absent or not a code. */
+const struct smtpcode_query *smtpcode_event_dsn_code(const struct smtpcode_event *e);
+/* Texts, absent (len 0) when the line does not say: as the fields of
+ * struct smtpcode_logline of the same names (host is its relay). */
+struct smtpcode_text smtpcode_event_recipient(const struct smtpcode_event *e);
+struct smtpcode_text smtpcode_event_domain(const struct smtpcode_event *e);
+struct smtpcode_text smtpcode_event_host(const struct smtpcode_event *e);
+struct smtpcode_text smtpcode_event_status(const struct smtpcode_event *e);
+struct smtpcode_text smtpcode_event_stage(const struct smtpcode_event *e);
+struct smtpcode_text smtpcode_event_reply(const struct smtpcode_event *e);
+struct smtpcode_text smtpcode_event_dsn(const struct smtpcode_event *e);
+/* The dialect that read the line: "postfix", "exim", "sendmail", the id
+ * of a data/logs/ record ("courier"), "text" for a code in free text;
+ * NULL when the line is none of these. */
+const char *smtpcode_event_dialect(const struct smtpcode_event *e);
+/* The layout, as struct smtpcode_logline's format. */
+enum smtpcode_log_format smtpcode_event_format(const struct smtpcode_event *e);
+
+/* The dialects the library reads, i from 0 to smtpcode_dialect_count() - 1,
+ * by id; NULL for i out of range. */
+size_t smtpcode_dialect_count(void);
+const char *smtpcode_dialect_name(size_t i);
 
 /*
  * Find the first enhanced status code in free text s[0..len), under the

@@ -24,6 +24,8 @@
 
 #define MAXARGS 8
 #define LOG LOGS_DIR "/sample.log"
+/* Courier, a dialect that is data (data/logs/courier.txt). */
+#define COURIER LOGS_DIR "/courier.log"
 #define MAIL MAIL_DIR
 #define MAXFRAG 12
 
@@ -318,6 +320,16 @@ static const struct cli_case cases[] = {
 	  "domain: a problem of the receiving system there, not of one mailbox\n",
 	  "  4.2.2 example.net: 1 lines, 1 recipients: one recipient: one "
 	  "mailbox, not the whole system\n"},
+	 NULL, {NULL}},
+	{{"--extract", COURIER}, 0,
+	 {COURIER ":1: bob@example.com 5.1.1 permanent (mailbox): No such user "
+	  "or alias; retry never, suppress yes",
+	  COURIER ":2: carol@example.net 4.2.2 temporary (mailbox): Mailbox "
+	  "full; retry auto, suppress no\n"},
+	 NULL, {":3:"}},
+	{{"--extract", "--tsv", COURIER}, 0,
+	 {COURIER "\t1\tbob@example.com\texample.com\t5.1.1\tpermanent\t",
+	  COURIER "\t2\tcarol@example.net\texample.net\t4.2.2\ttemporary\t"},
 	 NULL, {NULL}},
 	{{"--extract", "/nonexistent/mail.log", LOG}, 2,
 	 {LOG ":1: ann@example.com"},

@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "dialect.h"
 #include "smtpcode.h"
 #include "utf8.h"
 
@@ -277,6 +278,58 @@ static void test_utf8(void **state)
 			fail_msg("case %zu: want %zu", i, cases[i].want);
 }
 
+/* The fields engine (src/logs/fields.c) reads a line by its record
+ * alone: here one made by hand, as data/logs/ would give it. */
+#define WORD(lit) {(lit), sizeof(lit) - 1}
+static const struct log_dialect_rec hand = {
+	"hand", LOG_ENGINE_FIELDS, ',',
+	{WORD("hand-mta:"), WORD("hand-lmtp:"), {NULL, 0}, {NULL, 0}},
+	WORD("rcpt="), WORD("host="), WORD("state="), WORD("dsn="),
+	WORD(": ")};
+
+static bool text_is(struct smtpcode_text t, const char *want)
+{
+	return t.len == strlen(want) && memcmp(t.s, want, t.len) == 0;
+}
+
+static bool fields(const char *line, struct smtpcode_logline *l)
+{
+	memset(l, 0, sizeof *l);
+	return log_fields_read(&hand, l, line, line + strlen(line));
+}
+
+static void test_fields_engine(void **state)
+{
+	struct smtpcode_logline l;
+	(void)state;
+	assert_true(fields("x hand-mta: id=1,rcpt=<a@b.example>,host=mx.b,"
+	                   "state=bounced,dsn=5.1.1: 550 5.1.1 gone", &l));
+	assert_int_equal(l.format, SMTPCODE_LOG_FIELDS);
+	assert_true(text_is(l.recipient, "a@b.example"));
+	assert_true(text_is(l.domain, "b.example"));
+	assert_true(text_is(l.relay, "mx.b"));
+	assert_true(text_is(l.status, "bounced"));
+	assert_true(text_is(l.dsn, "5.1.1"));
+	assert_true(text_is(l.reply, "550 5.1.1 gone"));
+	assert_int_equal(l.code.basic, 550);
+	assert_int_equal(l.code.detail, 1);
+	/* The second marker; a bare recipient; a reply with no code. */
+	assert_true(fields("hand-lmtp: rcpt=c@d: no code here", &l));
+	assert_true(text_is(l.recipient, "c@d"));
+	assert_int_equal(l.reply.len, 0);
+	assert_int_equal(l.code.basic, 0);
+	/* A field name only counts at a field's start. */
+	assert_false(fields("hand-mta: xrcpt=<a@b>: 550 5.1.1 x", &l));
+	/* Fields after the reply are the reply's. */
+	assert_true(fields("hand-mta: rcpt=<a@b>: 451 4.3.0 host=evil", &l));
+	assert_int_equal(l.relay.len, 0);
+	assert_int_equal(l.code.cls, 4);
+	/* No marker, no recipient: not the dialect's. */
+	assert_false(fields("other: rcpt=<a@b>: 550 5.1.1 x", &l));
+	assert_false(fields("hand-mta: id=1: 550 5.1.1 x", &l));
+	assert_false(fields("hand-mta:", &l));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -289,6 +342,7 @@ int main(void)
 		cmocka_unit_test(test_patterns_and_search),
 		cmocka_unit_test(test_null_inputs),
 		cmocka_unit_test(test_utf8),
+		cmocka_unit_test(test_fields_engine),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -263,6 +263,49 @@ static const struct mutation mutations[] = {
 	 "89: autoreply-subject: missing 'phrase'"},
 	{"scope: mailbox\n", "scope: mailbox\nshape: exim\n",
 	 "9: 'shape' does not belong in a record for X.1.1"},
+
+	/* log dialects (data/logs/, tools/gentable/dialects.c); the record
+	 * is at the end of good.txt, from line 92 */
+	{"engine: fields\n", "engine: magic\n",
+	 "93: unknown engine 'magic' (expected one of: postfix, exim, sendmail, fields)"},
+	{"engine: fields\n", "", "92: dialect example-log: missing 'engine'"},
+	{"name: Example MTA log\n", "", "92: dialect example-log: missing 'name'"},
+	{"marker: examplemta:\n", "", "92: dialect example-log: needs a 'marker'"},
+	{"marker: examplemta:\n",
+	 "marker: a::\nmarker: b::\nmarker: c::\nmarker: d::\nmarker: e::\n",
+	 "99: dialect example-log: more than 4 markers"},
+	{"separator: ,\n", "separator: ;;\n",
+	 "96: separator: ';;' is not one character"},
+	{"separator: ,\n", "", "92: dialect example-log: missing 'separator'"},
+	{"separator: ,\n", "separator: \" \"\n", ""},
+	{"recipient: rcpt=\n", "", "92: dialect example-log: missing 'recipient'"},
+	{"reply-after: \": \"\n", "", "92: dialect example-log: missing 'reply-after'"},
+	{"reply-after: \": \"\n", "reply-after: \": \n", "99: reply-after: unbalanced quotes in '\": '"},
+	{"host: host=\n",
+	 "host: a-field-name-of-more-than-sixty-four-bytes-which-no-mail-server-writes=\n",
+	 "98: host: 'a-field-name-of-more-than-sixty-four-bytes-which-no-mail-server-writes=' "
+	 "is longer than 64 bytes"},
+	{"dialect: example-log\n", "dialect: Example_Log\n",
+	 "92: 'Example_Log' is not a valid dialect id"},
+	{"source: Example: log format page\n",
+	 "source: Example: log format page\n\ndialect: example-log\nengine: fields\n",
+	 "102: duplicate dialect example-log (first at "},
+	{"reply-after: \": \"\n", "reply-after: \": \"\nmeaning: Courier's.\n",
+	 "100: 'meaning' does not belong in a record for example-log"},
+	{"scope: mailbox\n", "scope: mailbox\nrecipient: to=\n",
+	 "9: 'recipient' does not belong in a record for "},
+	/* a built-in engine's record names what the engine reads */
+	{"engine: fields\n", "engine: postfix\n",
+	 "96: engine postfix has its own separators"},
+	{"engine: fields\n", "engine: postfix\n",
+	 "97: dialect example-log: recipient 'rcpt=' is not what engine postfix "
+	 "reads ('to=')"},
+	{"engine: fields\n", "engine: exim\n",
+	 "97: engine exim reads no 'recipient' field"},
+	{"engine: fields\nname: Example MTA log\nmarker: examplemta:\nseparator: ,\nrecipient: rcpt=\nhost: host=\nreply-after: \": \"\n",
+	 "engine: postfix\nname: Example MTA log\nmarker: examplemta:\n"
+	 "recipient: to=\nhost: relay=\nstatus: status=\ndsn: dsn=\n"
+	 "reply-after: \" said: \"\n", ""},
 };
 
 /* The file at path, which the test cannot do without. */

@@ -28,7 +28,7 @@ done
 "$prefix/bin/smtpcode" 4.3.1 | grep -q "Mail system full" && ok || bad "installed smtpcode 4.3.1"
 
 # The shared library exports the API and nothing else.
-if nm -D --defined-only "$prefix/$libdir/libsmtpcode.so" | awk '{print $3}' | grep -v -e '^smtpcode_' -e '^SMTPCODE_0$' | grep -q .; then
+if nm -D --defined-only "$prefix/$libdir/libsmtpcode.so" | awk '{print $3}' | grep -v -E -e '^smtpcode_' -e '^SMTPCODE_0(\.[0-9]+)?$' | grep -q .; then
 	bad "libsmtpcode.so exports more than smtpcode_*"
 else
 	ok

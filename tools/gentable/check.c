@@ -158,7 +158,7 @@ static void classify_definition(struct record *r, enum record_kind kind,
 
 static void classify(struct record *r)
 {
-	static unsigned ngroups, ncorpora;
+	static unsigned ngroups, ncorpora, ndialects;
 	struct field *f = &r->fields[0];
 	const char *s = f->value;
 
@@ -177,6 +177,10 @@ static void classify(struct record *r)
 	if (layout_record(f->def->name)) {
 		classify_definition(r, strcmp(f->def->name, "layout") == 0
 		                       ? R_LAYOUT : R_PHRASES, (unsigned)r->order);
+		return;
+	}
+	if (strcmp(f->def->name, "dialect") == 0) {
+		classify_definition(r, R_DIALECT, ++ndialects);
 		return;
 	}
 	if (parse_category(r, s) == 0) {
@@ -273,8 +277,13 @@ static int allowed(enum record_kind kind, const struct keydef *def)
 	                                        "meaning", "note", NULL};
 	static const char *const corpus[] = {"corpus", "name", "meaning",
 	                                     "note", NULL};
+	static const char *const dialect[] = {"dialect", "engine", "name",
+	    "marker", "separator", "recipient", "host", "status", "dsn", "reply-after",
+	    "source", "note", NULL};
 	const char *k = def->name;
 	if (layout_only(k) && kind != R_LAYOUT && kind != R_PHRASES)
+		return 0;
+	if (def->index == DIALECT_KEY && kind != R_DIALECT)
 		return 0;
 	switch (kind) {
 	case R_BASIC:
@@ -299,6 +308,8 @@ static int allowed(enum record_kind kind, const struct keydef *def)
 	case R_LAYOUT:
 	case R_PHRASES:
 		return layout_allows(kind, k);
+	case R_DIALECT:
+		return one_of(k, dialect);
 	}
 	return 0;
 }
@@ -595,6 +606,9 @@ static void check_record(const struct record *r)
 	case R_PHRASES:
 		check_layout(r);
 		return;
+	case R_DIALECT:
+		check_dialect(r);
+		return;
 	case R_TOPIC:
 		require(r, "name", 1);
 		require(r, "registered", 1);
@@ -794,7 +808,8 @@ static void link_record(struct record *r)
 		return;
 	}
 	first = r->kind == R_PROVIDER_DEF || r->kind == R_GROUP_DEF ||
-	        r->kind == R_CORPUS || r->kind == R_LAYOUT || r->kind == R_PHRASES
+	        r->kind == R_CORPUS || r->kind == R_LAYOUT || r->kind == R_PHRASES ||
+	        r->kind == R_DIALECT
 	            ? find_definition(r->kind, r->codetext)
 	            : find_record(r->key);
 	if (first != r) {
@@ -803,7 +818,8 @@ static void link_record(struct record *r)
 		     : r->kind == R_GROUP_DEF ? "group"
 		     : r->kind == R_CORPUS ? "corpus"
 		     : r->kind == R_LAYOUT ? "layout"
-		     : r->kind == R_PHRASES ? "phrase list" : "code",
+		     : r->kind == R_PHRASES ? "phrase list"
+		     : r->kind == R_DIALECT ? "dialect" : "code",
 		     r->codetext, first->file, first->line);
 		return;
 	}
@@ -826,7 +842,8 @@ static int usable(const struct record *r)
 	if (r->kind == R_PROVIDER)
 		return r->provider != 0;
 	if (r->kind == R_PROVIDER_DEF || r->kind == R_GROUP_DEF ||
-	    r->kind == R_CORPUS || r->kind == R_LAYOUT || r->kind == R_PHRASES)
+	    r->kind == R_CORPUS || r->kind == R_LAYOUT || r->kind == R_PHRASES ||
+	    r->kind == R_DIALECT)
 		return find_definition(r->kind, r->codetext) == r;
 	return find_record(r->key) == r && (r->kind != R_VARIANT || r->topic);
 }

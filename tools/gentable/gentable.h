@@ -18,6 +18,8 @@ enum field_type { SCALAR_TEXT, SCALAR_VALUE, LIST };
 #define PROVIDER_REF (-1)
 /* Keys that only the checks read: a provider's sites, a corpus. */
 #define NOT_WRITTEN (-2)
+/* Keys of dialect records only, which dialects.c reads and writes. */
+#define DIALECT_KEY (-3)
 
 struct keydef {
 	const char *name;
@@ -48,7 +50,8 @@ enum record_kind {
 	R_GROUP_DEF,    /* group: mailbox-full */
 	R_CORPUS,       /* corpus: sisimai-rhost; dropped once checked */
 	R_LAYOUT,       /* layout: postfix (layouts.c) */
-	R_PHRASES       /* phrases: autoreply-subject (layouts.c) */
+	R_PHRASES,      /* phrases: autoreply-subject (layouts.c) */
+	R_DIALECT       /* dialect: courier; written by dialects.c */
 };
 
 struct record {
@@ -106,5 +109,11 @@ void write_layouts(FILE *out);
 
 /* write.c */
 int write_table(const char *path, const char *date);
+
+/* dialects.c: log dialect records (data/logs/) */
+void check_dialect(const struct record *r);
+/* Before write_table() drops them; then their table, into table.c. */
+void keep_dialects(void);
+void write_dialects(FILE *out);
 
 #endif

@@ -63,6 +63,16 @@ const struct keydef keydefs[] = {
 	{"server", LIST, NOT_WRITTEN, 0},
 	{"phrases", SCALAR_TEXT, NOT_WRITTEN, 0},
 	{"phrase", LIST, NOT_WRITTEN, 0},
+	/* Log dialects (data/logs/, tools/gentable/dialects.c); they share
+	 * name, marker, note and source with the other records. */
+	{"dialect", SCALAR_TEXT, DIALECT_KEY, 0},
+	{"engine", SCALAR_TEXT, DIALECT_KEY, 0},
+	{"separator", SCALAR_TEXT, DIALECT_KEY, 0},
+	{"recipient", SCALAR_TEXT, DIALECT_KEY, 0},
+	{"host", SCALAR_TEXT, DIALECT_KEY, 0},
+	{"status", SCALAR_TEXT, DIALECT_KEY, 0},
+	{"dsn", SCALAR_TEXT, DIALECT_KEY, 0},
+	{"reply-after", SCALAR_TEXT, DIALECT_KEY, 0},
 };
 const size_t nkeydefs = sizeof keydefs / sizeof keydefs[0];
 

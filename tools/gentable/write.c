@@ -649,10 +649,14 @@ int write_table(const char *path, const char *date)
 	FILE *out;
 
 	/* Corpora serve the checks only: the table has no entry for them;
-	 * layouts and phrase lists are written apart (layouts.c). */
+	 * layouts and phrase lists are written apart (layouts.c), and so are
+	 * dialects (dialects.c), whose fields keep_dialects() takes now. */
+	keep_dialects();
 	for (size_t i = 0, n = nrecords; i < n; i++)
 		if (records[i].kind == R_LAYOUT || records[i].kind == R_PHRASES) {
 			layout_keep(&records[i]);
+			nrecords--;
+		} else if (records[i].kind == R_DIALECT) {
 			nrecords--;
 		} else if (records[i].kind == R_CORPUS) {
 			for (size_t k = 0; k < records[i].nfields; k++)
@@ -737,6 +741,7 @@ int write_table(const char *path, const char *date)
 	write_spans(out);
 	write_markers(out, entries);
 	write_layouts(out);
+	write_dialects(out);
 	free(phrases);
 	free(spans.w);
 	free(entries);

@@ -1,0 +1,127 @@
+/*
+ * Log dialects: how each MTA writes a delivery line, behind one small
+ * interface, so that logline.c only finds codes and dispatches.
+ *
+ * A dialect is read by an engine.  Three engines are code, as their
+ * lines have shapes that are read fastest by hand (postfix.c, exim.c,
+ * sendmail.c); the fourth, fields.c, reads any "name=value" dialect from
+ * its record in data/logs/, compiled by tools/gentable (dialects.c) into
+ * table_dialects[] below: a new MTA is then data, not C.  Every dialect,
+ * the built-in ones included, has a record in data/logs/ naming its
+ * marker and the fields that carry the recipient, host, status, dsn and
+ * reply; for a built-in engine the generator checks that the record says
+ * what the engine reads (the LOG_*_ macros below, which the engines use),
+ * so the data and the code cannot drift apart.  A built-in engine's
+ * markers name the programs that write its lines; the engine itself
+ * recognises them by their shape, from the bytes the dispatch's
+ * prefilter looks for (logline.c: ": to=", Exim's doubled '*' or '=').
+ * A data dialect needs no such bytes: it is tried only on lines where
+ * the prefilter found a code and no built-in reader took the line.
+ */
+#ifndef SMTPCODE_DIALECT_H
+#define SMTPCODE_DIALECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "smtpcode.h"
+
+/* The engines; the values are written into table.c by the generator. */
+enum log_engine {
+	LOG_ENGINE_POSTFIX = 1, /* postfix.c: deliveries, smtpd rejects */
+	LOG_ENGINE_EXIM,        /* exim.c: ** and == lines */
+	LOG_ENGINE_SENDMAIL,    /* sendmail.c: to=, stat= */
+	LOG_ENGINE_FIELDS       /* fields.c: any dialect its record describes */
+};
+
+/* What the built-in engines read, which their records in data/logs/ must
+ * say (tools/gentable/dialects.c checks).  "" for a field the engine does
+ * not read by name (Exim's recipient follows its marker). */
+#define LOG_POSTFIX_RECIPIENT "to="
+#define LOG_POSTFIX_HOST "relay="
+#define LOG_POSTFIX_STATUS "status="
+#define LOG_POSTFIX_DSN "dsn="
+#define LOG_POSTFIX_REPLY " said: "
+#define LOG_EXIM_RECIPIENT ""
+#define LOG_EXIM_HOST "H="
+#define LOG_EXIM_STATUS ""
+#define LOG_EXIM_DSN ""
+#define LOG_EXIM_REPLY " after "
+#define LOG_SENDMAIL_RECIPIENT "to="
+#define LOG_SENDMAIL_HOST "relay="
+#define LOG_SENDMAIL_STATUS "stat="
+#define LOG_SENDMAIL_DSN "dsn="
+#define LOG_SENDMAIL_REPLY ""
+
+/* A word of a record: bytes and length (no NUL needed). */
+struct log_word {
+	const char *s;
+	uint8_t len; /* 0: the dialect has no such field */
+};
+
+/* Markers a record may list: a line is the dialect's when it holds one. */
+#define LOG_MARKERS 4
+
+/* A dialect record of data/logs/, as the generator writes it. */
+struct log_dialect_rec {
+	const char *name;  /* "courier": smtpcode_event_dialect() */
+	uint8_t engine;    /* enum log_engine */
+	char separator;    /* between fields: ',' (Courier), ' ' */
+	struct log_word marker[LOG_MARKERS]; /* unused ones have len 0 */
+	struct log_word recipient, host, status, dsn;
+	struct log_word reply; /* what precedes the reply, after the
+	                          recipient's field: ": ", " said: " */
+};
+
+/* In table.c, generated from data/logs/ (sorted by name); the fields
+ * engine's are tried in this order. */
+extern const struct log_dialect_rec table_dialects[];
+extern const size_t table_ndialects;
+
+/* ---- The interface of a dialect's reader ---- */
+
+/*
+ * Read line [s, end) (trailing white space already cut) into *l, which is
+ * all absent on entry.  from is the first place the dispatch's prefilter
+ * found (logline.c, "Lines"), s <= from < end: no marker or code the
+ * reader looks for starts before it.  Returns true when the line is of
+ * the dialect (l->format set), else false with *l all absent again.
+ */
+typedef bool log_read_fn(struct smtpcode_logline *l, const char *s,
+                         const char *from, const char *end);
+
+/* Which prefilter place a reader waits for: a field marker (": to=", an
+ * Exim " ** "), or a code (a reject, the fields engine's dialects). */
+enum log_stage { LOG_AT_MARK, LOG_AT_CODE };
+
+struct log_dialect {
+	const char *name; /* as in its record */
+	enum log_stage stage;
+	log_read_fn *read;
+};
+
+/* The readers of the engines. */
+log_read_fn log_postfix_delivery; /* postfix.c: Postfix and Sendmail "QID:
+                                     to=<>, name=value, ..." lines */
+log_read_fn log_postfix_reject;   /* postfix.c: NOQUEUE: reject: ... */
+log_read_fn log_exim_read;        /* exim.c */
+/* sendmail.c: the stat= field that closes a Sendmail delivery line, read
+ * by the delivery walk of postfix.c, which the two MTAs' lines share. */
+void log_sendmail_stat(struct smtpcode_logline *l, const char *v,
+                       const char *end);
+/* fields.c: line [s, end) read as dialect d; the same contract. */
+bool log_fields_read(const struct log_dialect_rec *d,
+                     struct smtpcode_logline *l, const char *s,
+                     const char *end);
+
+/*
+ * The engine of smtpcode_log_parse() and smtpcode_event_parse(): *l
+ * filled, and, rec non-NULL, *rec the fields engine's record that read
+ * it (NULL for a built-in dialect, free text or nothing).  Returns
+ * whether a code was found.
+ */
+bool log_parse(const char *s, size_t len, struct smtpcode_logline *l,
+               const struct log_dialect_rec **rec);
+
+#endif

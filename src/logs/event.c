@@ -1,0 +1,124 @@
+/*
+ * Log events: the public, growable face of a parsed log line
+ * (include/smtpcode.h, symbol version SMTPCODE_0.2).  An event is the
+ * engine's own record of the line, struct smtpcode_logline, and the
+ * dialect record that read it; callers see it only through the
+ * accessors, so fields may be added here without an ABI break, within
+ * the SMTPCODE_EVENT_SPACE bytes the header reserves.
+ */
+#include <stdalign.h>
+
+#include "dialect.h"
+#include "smtpcode.h"
+
+struct smtpcode_event {
+	struct smtpcode_logline line;
+	const struct log_dialect_rec *rec; /* a data dialect's, or NULL */
+};
+
+_Static_assert(sizeof(struct smtpcode_event) <= SMTPCODE_EVENT_SPACE,
+               "an event outgrew the space the header reserves for it");
+_Static_assert(alignof(struct smtpcode_event) <= alignof(max_align_t),
+               "an event needs more alignment than the header promises");
+
+size_t smtpcode_event_size(void)
+{
+	return sizeof(struct smtpcode_event);
+}
+
+const struct smtpcode_event *smtpcode_event_parse(const char *s, size_t len,
+                                                  void *space, size_t size)
+{
+	struct smtpcode_event *e = space;
+
+	if (!e || size < sizeof *e)
+		return NULL;
+	log_parse(s, len, &e->line, &e->rec);
+	return e;
+}
+
+static const struct smtpcode_query *if_code(const struct smtpcode_query *q)
+{
+	return q->basic || q->enhanced ? q : NULL;
+}
+
+const struct smtpcode_query *smtpcode_event_code(const struct smtpcode_event *e)
+{
+	return if_code(&e->line.code);
+}
+
+const struct smtpcode_query *
+smtpcode_event_dsn_code(const struct smtpcode_event *e)
+{
+	return if_code(&e->line.dsn_code);
+}
+
+struct smtpcode_text smtpcode_event_recipient(const struct smtpcode_event *e)
+{
+	return e->line.recipient;
+}
+
+struct smtpcode_text smtpcode_event_domain(const struct smtpcode_event *e)
+{
+	return e->line.domain;
+}
+
+struct smtpcode_text smtpcode_event_host(const struct smtpcode_event *e)
+{
+	return e->line.relay;
+}
+
+struct smtpcode_text smtpcode_event_status(const struct smtpcode_event *e)
+{
+	return e->line.status;
+}
+
+struct smtpcode_text smtpcode_event_stage(const struct smtpcode_event *e)
+{
+	return e->line.stage;
+}
+
+struct smtpcode_text smtpcode_event_reply(const struct smtpcode_event *e)
+{
+	return e->line.reply;
+}
+
+struct smtpcode_text smtpcode_event_dsn(const struct smtpcode_event *e)
+{
+	return e->line.dsn;
+}
+
+const char *smtpcode_event_dialect(const struct smtpcode_event *e)
+{
+	switch (e->line.format) {
+	case SMTPCODE_LOG_POSTFIX:
+	case SMTPCODE_LOG_SMTPD:
+		return "postfix";
+	case SMTPCODE_LOG_EXIM:
+		return "exim";
+	case SMTPCODE_LOG_SENDMAIL:
+		return "sendmail";
+	case SMTPCODE_LOG_FIELDS:
+		return e->rec ? e->rec->name : NULL;
+	case SMTPCODE_LOG_TEXT:
+		return "text";
+	case SMTPCODE_LOG_NONE:
+		break;
+	}
+	return NULL;
+}
+
+enum smtpcode_log_format smtpcode_event_format(const struct smtpcode_event *e)
+{
+	return e->line.format;
+}
+
+size_t smtpcode_dialect_count(void)
+{
+	return table_ndialects;
+}
+
+const char *smtpcode_dialect_name(size_t i)
+{
+	return i < table_ndialects ? table_dialects[i].name : NULL;
+}
