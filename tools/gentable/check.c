@@ -848,18 +848,16 @@ static int usable(const struct record *r)
 	return find_record(r->key) == r && (r->kind != R_VARIANT || r->topic);
 }
 
-/* A provider definition's priority: a whole number from 1 to 65535;
- * 0 when it has none or a bad one (reported). */
-static unsigned priority_of(const struct record *r)
+unsigned record_priority(const struct record *r, const char *tried)
 {
 	const struct field *f = get(r, "priority");
 	char *end;
 	unsigned long v;
 
 	if (!f) {
-		fail(r->file, r->line, "provider %s has no 'priority:' (a whole "
-		     "number: lower ones have their markers tried first)",
-		     r->fields[0].value);
+		fail(r->file, r->line, "%s %s has no 'priority:' (a whole "
+		     "number: lower ones %s)", r->fields[0].def->name,
+		     r->fields[0].value, tried);
 		return 0;
 	}
 	v = strtoul(f->value, &end, 10);
@@ -889,7 +887,7 @@ static void rank_providers(void)
 		defs = xrealloc(defs, (n + 1) * sizeof *defs);
 		prio = xrealloc(prio, (n + 1) * sizeof *prio);
 		defs[n] = r;
-		prio[n++] = priority_of(r);
+		prio[n++] = record_priority(r, "have their markers tried first");
 	}
 	for (size_t i = 0; i < n; i++) {
 		unsigned rank = 1;

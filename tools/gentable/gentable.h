@@ -80,6 +80,11 @@ void fail(const char *file, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void *xrealloc(void *p, size_t n);
 
+/* check.c: the priority of a provider or layout record, a whole number
+ * from 1 to 65535 (lower ones are tried first, as tried says); 0 when it
+ * has none or a bad one (reported). */
+unsigned record_priority(const struct record *r, const char *tried);
+
 /* read.c */
 void read_file(const char *file);
 /* For the fuzz target, which reads input after input from memory: records

@@ -225,27 +225,6 @@ void check_layout(const struct record *r)
 		     s->name);
 }
 
-/* A layout's priority, 1 to 65535; 0 when missing or bad (reported). */
-static unsigned priority_of(const struct record *r)
-{
-	const struct field *f = get(r, "priority");
-	char *end;
-	unsigned long v;
-	if (!f) {
-		fail(r->file, r->line, "layout %s has no 'priority:' (a whole "
-		     "number: lower ones are tried first)", r->codetext);
-		return 0;
-	}
-	v = strtoul(f->value, &end, 10);
-	if (f->value[0] < '0' || f->value[0] > '9' || *end || v < 1 ||
-	    v > 65535) {
-		fail(f->file, f->line, "priority '%s' is not a whole number "
-		     "from 1 to 65535", f->value);
-		return 0;
-	}
-	return (unsigned)v;
-}
-
 /* Layouts are tried in the order of their priorities: two with one would
  * be ordered by the file list, which nobody chose. */
 void check_layout_order(void)
@@ -254,7 +233,7 @@ void check_layout_order(void)
 		struct record *r = &records[i];
 		if (r->kind != R_LAYOUT)
 			continue;
-		r->rank = priority_of(r);
+		r->rank = record_priority(r, "are tried first");
 		for (size_t j = 0; j < i && r->rank; j++)
 			if (records[j].kind == R_LAYOUT &&
 			    records[j].rank == r->rank)
