@@ -376,7 +376,9 @@ static void test_accepts_good(void **state)
 }
 
 /* Layouts and phrase lists are written into the table: the phrases
- * folded to lower case, a set per key, the layouts in priority order. */
+ * folded to lower case, a set per key with the bytes its phrases start
+ * with ('t' and 'y': bits 20 and 25 of word 3), the layouts in priority
+ * order. */
 static void test_layouts_written(void **state)
 {
 	char *good = read_all(GOOD_DATA), path[64], *table;
@@ -390,12 +392,16 @@ static void test_layouts_written(void **state)
 	                              "\t\"your message could not be delivered"));
 	assert_non_null(strstr(table, "/* example-mta */\n\t\t"
 	                              "TEXT_SHAPE_ADDRESS_PARAGRAPHS, 1, 1,\n"
-	                              "\t\t{bounce_text, bounce_phrases + 0, 2}"));
+	                              "\t\t{bounce_text, bounce_phrases + 0, 2, "
+	                              "{0x0, 0x0, 0x0, 0x2100000, 0x0, 0x0, 0x0, "
+	                              "0x0}}"));
 	assert_non_null(strstr(table, "text_layouts_count = 1;"));
 	assert_non_null(strstr(table, "phrases_autoreply_subject = "
-	                              "{bounce_text, bounce_phrases + 5, 1};"));
+	                              "{bounce_text, bounce_phrases + 5, 1, "
+	                              "{0x0, 0x0, 0x0, 0x2, 0x0, 0x0, 0x0, 0x0}};"));
 	assert_non_null(strstr(table, "phrases_bounce_from = "
-	                              "{bounce_text, bounce_phrases + 0, 0};"));
+	                              "{bounce_text, bounce_phrases + 0, 0, "
+	                              "{0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0}};"));
 	free(table);
 	test_free(r);
 	free(good);

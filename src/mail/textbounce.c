@@ -80,12 +80,13 @@ static bool ends(const struct reader *rd, struct span line)
 
 /* Words a shape reads inside its own paragraphs, as one-phrase sets (lower
  * case, as phrase.h wants them). */
-#define WORD(name, text)                                                \
+#define WORD(name, text, first)                                         \
 	static const struct phrase name##_phrase = {0, sizeof text - 1, 0}; \
-	static const struct phrase_set name = {text, &name##_phrase, 1}
+	static const struct phrase_set name = {                             \
+	    text, &name##_phrase, 1, {[(first) >> 5] = 1u << ((first) & 31)}}
 
-WORD(host_word, "host ");  /* Exim's "host mx.example.com [192.0.2.1]" */
-WORD(at_word, "at");       /* Exchange's "Remote Server at mx..." */
+WORD(host_word, "host ", 'h'); /* Exim's "host mx.example.com [192.0.2.1]" */
+WORD(at_word, "at", 'a');      /* Exchange's "Remote Server at mx..." */
 
 /* ---- address-paragraphs: "<x@y>: reply" (Postfix, qmail, Sendmail,
  * Yahoo), "x@y: reply" (OpenSMTPD) ---- */

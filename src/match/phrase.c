@@ -42,6 +42,13 @@ static int starts_with(const char *ph, size_t n, const char *s, size_t from,
 	return 1;
 }
 
+/* Whether a phrase of set may start with byte c (folded). */
+static int may_start(const struct phrase_set *set, char c)
+{
+	unsigned char u = (unsigned char)c;
+	return set->firsts[u >> 5] >> (u & 31) & 1;
+}
+
 const struct phrase *phrase_starts(const struct phrase_set *set,
                                    const char *s, size_t len, size_t *end)
 {
@@ -52,6 +59,8 @@ const struct phrase *phrase_starts(const struct phrase_set *set,
 	/* Sets are tried on every line, and a line's first byte rules out
 	 * most of their phrases: it is compared before anything else. */
 	first = from < len ? lower(s[from]) : '\0';
+	if (!may_start(set, first))
+		return NULL;
 	for (size_t i = 0; i < set->n; i++) {
 		const struct phrase *ph = &set->phrases[i];
 		const char *t = set->text + ph->off;
@@ -80,6 +89,8 @@ const struct phrase *phrase_find(const struct phrase_set *set, const char *s,
 {
 	for (size_t p = 0; p < len; p++) {
 		char c = lower(s[p]);
+		if (!may_start(set, c))
+			continue;
 		for (size_t i = 0; i < set->n; i++) {
 			const struct phrase *ph = &set->phrases[i];
 			const char *t = set->text + ph->off;

@@ -27,11 +27,15 @@ struct phrase {
 };
 
 /* A set: n phrases (at most 65,535, the ids' range), their bytes in one
- * string, in the order they are tried. */
+ * string, in the order they are tried; firsts has bit c (of word c / 32)
+ * for each byte c a phrase may start with in the text (its first byte;
+ * for an apostrophe, also U+2019's first), so that most lines and places
+ * are passed over at one look. */
 struct phrase_set {
 	const char *text;
 	const struct phrase *phrases;
 	size_t n;
+	uint32_t firsts[8];
 };
 
 /* The first phrase of set (in its order) that the line s[0..len) starts

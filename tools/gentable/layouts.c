@@ -315,9 +315,21 @@ static size_t add_set(const struct record *r, const char *key, size_t *len)
 	return first;
 }
 
+/* Phrases first .. first + n - 1 as a struct phrase_set, with the bytes
+ * they may start with in a text (src/match/phrase.h). */
 static void write_set(FILE *out, size_t first, size_t n)
 {
-	fprintf(out, "{bounce_text, bounce_phrases + %zu, %zu}", first, n);
+	uint32_t firsts[8] = {0};
+	for (size_t i = first; i < first + n; i++) {
+		unsigned char c = (unsigned char)out_phrases.text[i][0];
+		firsts[c >> 5] |= (uint32_t)1 << (c & 31);
+		if (c == '\'') /* U+2019 matches it: 0xe2 0x80 0x99 */
+			firsts[0xe2 >> 5] |= (uint32_t)1 << (0xe2 & 31);
+	}
+	fprintf(out, "{bounce_text, bounce_phrases + %zu, %zu, {", first, n);
+	for (size_t w = 0; w < 8; w++)
+		fprintf(out, "%s0x%lx", w ? ", " : "", (unsigned long)firsts[w]);
+	fputs("}}", out);
 }
 
 /* The byte string of the phrases, each ending in NUL. */
