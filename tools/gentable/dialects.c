@@ -237,11 +237,8 @@ void write_dialects(FILE *out)
 	fprintf(out, "\t{NULL, 0, 0, {{NULL, 0}}, {NULL, 0}, {NULL, 0}, "
 	        "{NULL, 0}, {NULL, 0}, {NULL, 0}}\n};\n"
 	        "const size_t table_ndialects = %zu;\n", nkept);
-	for (size_t i = 0; i < nkept; i++) {
-		for (size_t k = 0; k < kept[i].nfields; k++)
-			free(kept[i].fields[k].value);
-		free(kept[i].fields);
-	}
+	for (size_t i = 0; i < nkept; i++)
+		free_fields(&kept[i]);
 	free(kept);
 	kept = NULL;
 	nkept = 0;

@@ -92,6 +92,8 @@ void read_file(const char *file);
  * the stream in messages; fp stays open); and undoing what reading did. */
 void read_stream(FILE *fp, const char *file);
 void free_records(void);
+/* Frees what reading gave record r: its fields and their values. */
+void free_fields(struct record *r);
 int read_date(const char *file, char date[11]);
 
 /* check.c */

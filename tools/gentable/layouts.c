@@ -414,11 +414,8 @@ void write_layouts(FILE *out)
 	free(out_phrases.text);
 	free(out_phrases.set_first);
 	free(out_phrases.set_len);
-	for (size_t i = 0; i < nkept; i++) {
-		for (size_t k = 0; k < kept[i].nfields; k++)
-			free(kept[i].fields[k].value);
-		free(kept[i].fields);
-	}
+	for (size_t i = 0; i < nkept; i++)
+		free_fields(&kept[i]);
 	free(kept);
 	free(first);
 	free(len);

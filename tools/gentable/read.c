@@ -186,13 +186,17 @@ void read_file(const char *file)
 	fclose(fp);
 }
 
+void free_fields(struct record *r)
+{
+	for (size_t k = 0; k < r->nfields; k++)
+		free(r->fields[k].value);
+	free(r->fields);
+}
+
 void free_records(void)
 {
-	for (size_t i = 0; i < nrecords; i++) {
-		for (size_t k = 0; k < records[i].nfields; k++)
-			free(records[i].fields[k].value);
-		free(records[i].fields);
-	}
+	for (size_t i = 0; i < nrecords; i++)
+		free_fields(&records[i]);
 	free(records);
 	records = NULL;
 	nrecords = 0;

@@ -659,9 +659,7 @@ int write_table(const char *path, const char *date)
 		} else if (records[i].kind == R_DIALECT) {
 			nrecords--;
 		} else if (records[i].kind == R_CORPUS) {
-			for (size_t k = 0; k < records[i].nfields; k++)
-				free(records[i].fields[k].value);
-			free(records[i].fields);
+			free_fields(&records[i]);
 			nrecords--;
 		} else {
 			records[i - (n - nrecords)] = records[i];
