@@ -16,6 +16,9 @@
  * first with the one its codes last found again, before it is hashed
  * (resolve()).
  */
+/* MAP_ANONYMOUS and MAP_POPULATE (Linux) are outside POSIX 2008: see
+ * zeroed(). */
+#define _DEFAULT_SOURCE
 #include <pthread.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
