@@ -100,10 +100,12 @@ static void line(char *buf, size_t size, unsigned long n)
 	case 2:
 	case 4:
 	case 5:
-	case 6: /* noise without a code */
-		len += snprintf(buf + len, size - (size_t)len, PICK(noise),
-		                next() % 30000, u);
+	case 6: { /* noise without a code; its draws in GCC's order */
+		unsigned pid = next() % 30000;
+		const char *f = PICK(noise);
+		len += snprintf(buf + len, size - (size_t)len, f, pid, u);
 		break;
+	}
 	case 7:
 	case 8: { /* Exim: a bounce or a deferral, after a message ID */
 		/* Each draw in a statement of its own: the order in which a
