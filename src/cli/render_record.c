@@ -362,6 +362,7 @@ static void notes(struct sink *k, const struct origin *o, const char *code,
 {
 	const enum record_mode mode = record_mode(o);
 
+	(void)mode; /* read only for keys one mode carries */
 #define RECORD_FIELD(key, kind, modes, text, text_before, tsv, tsv_before)    \
 	if ((text) == TEXT_NOTE && RECORD_CARRIES(modes, mode) &&             \
 	    note_shown(text_##kind(o->key), #key, o, code, code_len)) {       \

@@ -11,8 +11,12 @@
 void log_sendmail_stat(struct smtpcode_logline *l, const char *v,
                        const char *end)
 {
-	const char *colon = scan_byte(v, end, ':');
-	const char *paren = FIND(v, colon ? colon : end, " (", 0, 1);
+	const char *colon, *paren;
+
+	if (!v) /* never: said for the analyzer, which sees find() test it */
+		return;
+	colon = scan_byte(v, end, ':');
+	paren = FIND(v, colon ? colon : end, " (", 0, 1);
 
 	l->format = SMTPCODE_LOG_SENDMAIL;
 	if (paren) {

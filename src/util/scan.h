@@ -274,6 +274,7 @@ static inline bool scan_same(const char *a, const char *b, size_t n)
 	} else if (n >= 8) { /* two loads each, the second overlapping */
 		uint64_t x, y, u, v;
 		memcpy(&x, a, 8), memcpy(&y, b, 8);
+		/* cppcheck-suppress pointerOutOfBoundsCond ; as below */
 		memcpy(&u, a + n - 8, 8), memcpy(&v, b + n - 8, 8);
 		return x == y && u == v;
 	} else if (n >= 4) {

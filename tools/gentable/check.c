@@ -892,13 +892,13 @@ static void rank_providers(void)
 	for (size_t i = 0; i < n; i++) {
 		unsigned rank = 1;
 		for (size_t j = 0; j < n; j++) {
-			if (j != i && prio[j] && prio[j] == prio[i] && j < i)
+			if (j < i && prio[j] && prio[j] == prio[i])
 				fail(get(defs[i], "priority")->file,
 				     get(defs[i], "priority")->line,
 				     "providers %s and %s have the same priority %u",
 				     defs[j]->fields[0].value,
 				     defs[i]->fields[0].value, prio[i]);
-			rank += prio[j] < prio[i] || (prio[j] == prio[i] && j < i);
+			rank += prio[j] < prio[i] || (j < i && prio[j] == prio[i]);
 		}
 		defs[i]->rank = rank;
 	}
