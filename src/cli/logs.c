@@ -866,9 +866,11 @@ static int workers_wanted(const struct log_options *o)
  * size bytes of zeroed memory; with populate, its pages mapped now, in
  * one system call: faulting them in one by one as they are first touched
  * costs a trap each (about 800 on a 20 MB log with two workers, a tenth
- * of its time on a virtual machine).  Only for inputs large enough to
- * touch them all anyway (POPULATE_FROM), so that a small log's peak
- * memory stays what it uses.  NULL when memory ran out.
+ * of its time on a virtual machine).  Only for the pool's buffers and
+ * captures, and only for inputs large enough to fill them anyway
+ * (POPULATE_FROM), so that peak memory stays what is used: the workers'
+ * caches, used in part, fault in as they are touched.  NULL when memory
+ * ran out.
  */
 #ifndef MAP_POPULATE /* Linux's; elsewhere pages fault in as before */
 #define MAP_POPULATE 0
@@ -899,13 +901,13 @@ static uint64_t input_size(int nfiles, char **files)
 
 /* Worker w set up for c's mode; false when memory ran out. */
 static bool worker_init(struct worker *w, struct pool *p,
-                        const struct log_ctx *c, bool populate)
+                        const struct log_ctx *c)
 {
 	memset(w, 0, sizeof *w);
 	w->pool = p;
 	if (c->summary)
 		return (w->summary = summary_new()) != NULL;
-	w->ctx = zeroed(sizeof *w->ctx, populate);
+	w->ctx = zeroed(sizeof *w->ctx, false);
 	if (!w->ctx)
 		return false;
 	w->ctx->o = c->o;
@@ -1002,7 +1004,7 @@ static int read_in_parallel(struct log_ctx *c, int nworkers, int nfiles,
 		goto out;
 	pthread_attr_setstacksize(&attr, WORKER_STACK);
 	for (; started < nworkers; started++) {
-		if (!worker_init(&w[started], &p, c, populate) ||
+		if (!worker_init(&w[started], &p, c) ||
 		    pthread_create(&w[started].thread, &attr, work, &w[started]) != 0) {
 			worker_finish(&w[started], c);
 			break;
@@ -1030,12 +1032,10 @@ out:
 int read_logs(const struct log_options *o, int nfiles, char **files)
 {
 	static char *stdin_only[] = {"-"};
-	/* Large for the stack, and zero as the program starts: not cleared
-	 * (read_logs() runs once), so that its pages are touched only when
-	 * this thread reads (with no workers). */
-	static struct log_ctx c;
+	static struct log_ctx c; /* its caches are large for the stack */
 	int status = -2, nworkers;
 
+	memset(&c, 0, sizeof c);
 	c.o = o;
 	if (nfiles == 0) {
 		nfiles = 1;
