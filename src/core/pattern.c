@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "scan.h"
 #include "table.h"
 
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -126,11 +127,6 @@ bool smtpcode_pattern_match(const struct smtpcode_pattern *p,
 	       part_matches(p->part[2], q.detail);
 }
 
-static unsigned char fold(unsigned char c)
-{
-	return c >= 'A' && c <= 'Z' ? (unsigned char)(c + ('a' - 'A')) : c;
-}
-
 static bool has_word(const char *text, const char *word)
 {
 	size_t m = strlen(word);
@@ -139,7 +135,7 @@ static bool has_word(const char *text, const char *word)
 	for (; *text; text++) {
 		size_t k = 0;
 		while (k < m && text[k] &&
-		       fold((unsigned char)text[k]) == fold((unsigned char)word[k]))
+		       scan_fold((unsigned char)text[k]) == scan_fold((unsigned char)word[k]))
 			k++;
 		if (k == m)
 			return true;

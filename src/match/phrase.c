@@ -10,7 +10,7 @@
 
 static char lower(char c)
 {
-	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+	return (char)scan_fold((unsigned char)c);
 }
 
 static int is_blank(char c) { return c == ' ' || c == '\t'; }

@@ -27,11 +27,6 @@ const struct smtpcode_entry *smtpcode_provider_of(const struct smtpcode_entry *e
 	return &table_entries[table_provider_first + e->provider - 1];
 }
 
-static unsigned char fold(unsigned char c)
-{
-	return c >= 'A' && c <= 'Z' ? (unsigned char)(c + ('a' - 'A')) : c;
-}
-
 /*
  * The providers whose markers a reply holds, by ordinal (that is, by
  * priority), each with the first of its markers found: the earliest in
@@ -289,8 +284,8 @@ static inline bool edge_pair(unsigned char a, unsigned char b)
  * the words of the hash of its trigram, s[0..3) folded, are compared. */
 static bool word_at(const unsigned char *s, const unsigned char *end)
 {
-	uint32_t t = fold(s[0]) | (uint32_t)fold(s[1]) << 8 |
-	             (uint32_t)fold(s[2]) << 16,
+	uint32_t t = scan_fold(s[0]) | (uint32_t)scan_fold(s[1]) << 8 |
+	             (uint32_t)scan_fold(s[2]) << 16,
 	         h = TABLE_WORD(t);
 
 	for (size_t w = table_word_first[h]; w < table_word_first[h + 1]; w++) {
@@ -299,7 +294,7 @@ static bool word_at(const unsigned char *s, const unsigned char *end)
 		size_t m = 3;
 		if (table_words[w].trigram != t || ph->len > (size_t)(end - s))
 			continue;
-		while (m < ph->len && fold(s[m]) == p[m])
+		while (m < ph->len && scan_fold(s[m]) == p[m])
 			m++;
 		if (m == ph->len)
 			return true;

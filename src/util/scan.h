@@ -25,6 +25,12 @@
 #define ALWAYS_INLINE inline
 #endif
 
+/* c in ASCII lower case: no <ctype.h>, whose answer follows the locale. */
+static inline unsigned char scan_fold(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? (unsigned char)(c + ('a' - 'A')) : c;
+}
+
 #if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
 #include <emmintrin.h>
 #define SCAN_SSE2 1
