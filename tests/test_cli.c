@@ -348,6 +348,10 @@ static const struct cli_case cases[] = {
 	  "arf.eml: not a bounce: a feedback report (RFC 5965), 0 recipients\n",
 	  "ordinary.eml: not a bounce, 0 recipients\n"},
 	 NULL, {"Recipient 1"}},
+	/* A per-recipient block without Final-Recipient: said, not blank. */
+	{{"--mail", MAIL "/dsn-no-final-recipient.eml"}, 0,
+	 {"Recipient 1: (the report names no address)\n  Action     failed\n"},
+	 NULL, {NULL}},
 	{{"--mail", "--json", MAIL "/postfix-dsn-3.eml"}, 0,
 	 {"\"index\":0,", "\"index\":2,", "\"verdict_from\":"},
 	 NULL, {"\"index\":3,"}},

@@ -67,7 +67,10 @@ static void recipient_header(const struct origin *o,
 	out_str("Recipient ");
 	sink_number(NULL, (unsigned long)i + 1);
 	out_str(": ");
-	out_escaped(stdout, o->recipient.s, o->recipient.len);
+	if (o->recipient.len)
+		out_escaped(stdout, o->recipient.s, o->recipient.len);
+	else
+		out_str("(the report names no address)");
 	out_str("\n");
 	if (m->action.len) {
 		out_str("  Action     ");

@@ -370,6 +370,8 @@ static void put_to(FILE *fp, const char *s, size_t n)
 void out_escaped(FILE *fp, const char *s, size_t n)
 {
 	size_t from = 0; /* where the bytes not yet written begin */
+	if (n == 0) /* s may be NULL then: an empty field */
+		return;
 	for (size_t i = 0; (i = plain_end(s, i, n)) < n;) {
 		char esc[8];
 		size_t k, len = out_escape_at(s, n, i, esc, &k);
