@@ -241,7 +241,9 @@ int reader_next(struct reader *r, char *buf, struct block *b)
 			too_long(r);
 			have = 0;
 		}
-		got = read(r->fd, buf + have, BLOCK_SIZE - have);
+		got = read(r->fd, buf + have,
+		           BLOCK_SIZE - have < READ_SIZE ? BLOCK_SIZE - have
+		                                         : READ_SIZE);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {

@@ -27,6 +27,12 @@ int each_line(const char *path, line_fn *fn, void *ctx);
  * read).  A block holds a line of MAX_LINE bytes and its newline.
  */
 #define BLOCK_SIZE (MAX_LINE + 1)
+/* A read asks for at most this much, more only while a line has not
+ * ended: a block this small is still in the processor's cache when its
+ * lines are counted and parsed, and only this part of a buffer is touched
+ * unless a line is long (1 MiB reads went through memory three times:
+ * bench/run's 20 MB --extract took 25 ms, 21 ms with 256 KiB). */
+#define READ_SIZE ((size_t)256 << 10)
 
 struct block {
 	const char *text;    /* lines, each ending in '\n' but perhaps the */

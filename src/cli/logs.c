@@ -16,8 +16,8 @@
  * first with the one its codes last found again, before it is hashed
  * (resolve()).
  */
-/* MAP_ANONYMOUS and MAP_POPULATE (Linux) are outside POSIX 2008: see
- * zeroed(). */
+/* MAP_ANONYMOUS and madvise() are outside POSIX 2008: see zeroed() and
+ * populate(). */
 #define _DEFAULT_SOURCE
 #include <pthread.h>
 #include <sys/mman.h>
@@ -557,6 +557,10 @@ static void each(void *ctx, const char *line, size_t len, unsigned long lineno)
 #define WORKER_STACK ((size_t)8 << 20)
 #define NBUFFERS 2                  /* one read while one is worked on */
 #define CAPTURE_SIZE ((size_t)128 << 10)
+/* A buffer's room in the pool: whole pages (of any size up to 64 KiB),
+ * so that each buffer and capture starts on a page of its own. */
+#define PAGE_ROUND ((size_t)64 << 10)
+#define BUFFER_STRIDE ((BLOCK_SIZE + PAGE_ROUND - 1) & ~(PAGE_ROUND - 1))
 #define NCAPTURES (MAX_WORKERS + 2) /* one a worker, and two done early */
 /* A slice's lines: at least SLICE_MIN bytes (but the last of a block),
  * as many as should make half a capture of output (slice_size()). */
@@ -863,26 +867,38 @@ static int workers_wanted(const struct log_options *o)
 }
 
 /*
- * size bytes of zeroed memory; with populate, its pages mapped now, in
- * one system call: faulting them in one by one as they are first touched
- * costs a trap each (about 800 on a 20 MB log with two workers, a tenth
- * of its time on a virtual machine).  Only for the pool's buffers and
- * captures, and only for inputs large enough to fill them anyway
- * (POPULATE_FROM), so that peak memory stays what is used: the workers'
- * caches, used in part, fault in as they are touched.  NULL when memory
- * ran out.
+ * size bytes of zeroed memory, its pages mapped as they are first touched;
+ * NULL when memory ran out.
  */
-#ifndef MAP_POPULATE /* Linux's; elsewhere pages fault in as before */
-#define MAP_POPULATE 0
+static void *zeroed(size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+	               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/*
+ * The pages of [p, p + size) mapped now, in one system call: faulting them
+ * in one by one as they are first touched costs a trap each (about 800 on
+ * a 20 MB log with two workers, a tenth of its time on a virtual
+ * machine).  Only for the parts of the pool that every block uses (a
+ * buffer's first READ_SIZE bytes and a little more, the captures), and
+ * only for inputs large enough to use them all (POPULATE_FROM), so that
+ * peak memory stays what is used; a kernel without MADV_POPULATE_WRITE
+ * (Linux 5.14) leaves them to fault in.
+ */
+#if defined(__linux__) && !defined(MADV_POPULATE_WRITE)
+#define MADV_POPULATE_WRITE 23
 #endif
 #define POPULATE_FROM ((uint64_t)8 << 20)
 
-static void *zeroed(size_t size, bool populate)
+static void populate(char *p, size_t size)
 {
-	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
-	               MAP_PRIVATE | MAP_ANONYMOUS | (populate ? MAP_POPULATE : 0),
-	               -1, 0);
-	return p == MAP_FAILED ? NULL : p;
+#ifdef MADV_POPULATE_WRITE
+	(void)madvise(p, size, MADV_POPULATE_WRITE);
+#else
+	(void)p, (void)size;
+#endif
 }
 
 /* The bytes the regular files among files hold (standard input and
@@ -907,7 +923,7 @@ static bool worker_init(struct worker *w, struct pool *p,
 	w->pool = p;
 	if (c->summary)
 		return (w->summary = summary_new()) != NULL;
-	w->ctx = zeroed(sizeof *w->ctx, false);
+	w->ctx = zeroed(sizeof *w->ctx);
 	if (!w->ctx)
 		return false;
 	w->ctx->o = c->o;
@@ -947,7 +963,7 @@ static bool locks_init(struct pool *p)
  * one piece: its blocks, then its captures; false when it could not be
  * had. */
 static bool pool_init(struct pool *p, const struct log_ctx *c, int nworkers,
-                      bool populate)
+                      bool prefault)
 {
 	int ncaptures = c->summary ? 0 : nworkers + 2;
 	char *at;
@@ -955,11 +971,16 @@ static bool pool_init(struct pool *p, const struct log_ctx *c, int nworkers,
 	if (ncaptures > NCAPTURES)
 		ncaptures = NCAPTURES;
 	p->numbered = c->o->mode == LOG_EXTRACT;
-	p->size = NBUFFERS * BLOCK_SIZE + (size_t)ncaptures * CAPTURE_SIZE;
-	if (!(at = p->memory = zeroed(p->size, populate)))
+	p->size = NBUFFERS * BUFFER_STRIDE + (size_t)ncaptures * CAPTURE_SIZE;
+	if (!(at = p->memory = zeroed(p->size)))
 		return false;
-	for (int i = 0; i < NBUFFERS; i++, at += BLOCK_SIZE)
+	for (int i = 0; i < NBUFFERS; i++, at += BUFFER_STRIDE) {
 		p->buffers[i] = at;
+		if (prefault) /* a block: a line begun before, then a read */
+			populate(at, READ_SIZE + PAGE_ROUND);
+	}
+	if (prefault && ncaptures)
+		populate(at, (size_t)ncaptures * CAPTURE_SIZE);
 	for (; p->ncaptures < ncaptures; at += CAPTURE_SIZE) {
 		struct capture *k = &p->captures[p->ncaptures++];
 		k->pool = p;
@@ -991,12 +1012,12 @@ static int read_in_parallel(struct log_ctx *c, int nworkers, int nfiles,
 	pthread_attr_t attr;
 	struct pool p;
 	int started = 0, status = -2;
-	bool populate = input_size(nfiles, files) >= POPULATE_FROM;
+	bool prefault = input_size(nfiles, files) >= POPULATE_FROM;
 
 	memset(&p, 0, sizeof p);
 	if (!locks_init(&p))
 		return -2;
-	if (!pool_init(&p, c, nworkers, populate))
+	if (!pool_init(&p, c, nworkers, prefault))
 		goto out;
 	/* Stacks as large as the main thread's are elsewhere: musl's
 	 * default (128 KiB) is not glibc's (8 MiB). */
@@ -1032,10 +1053,11 @@ out:
 int read_logs(const struct log_options *o, int nfiles, char **files)
 {
 	static char *stdin_only[] = {"-"};
-	static struct log_ctx c; /* its caches are large for the stack */
+	/* Large for the stack; zero, and untouched where the workers do
+	 * the work (clearing it cost a millisecond: its pages' first touch). */
+	static struct log_ctx c;
 	int status = -2, nworkers;
 
-	memset(&c, 0, sizeof c);
 	c.o = o;
 	if (nfiles == 0) {
 		nfiles = 1;
