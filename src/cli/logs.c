@@ -530,7 +530,7 @@ static void each(void *ctx, const char *line, size_t len, unsigned long lineno)
  * Memory stays flat whatever the lines, the file names and the number of
  * workers: NBUFFERS blocks however many workers there are (their jobs are
  * slices of a block, not blocks), and a capture per worker and two more,
- * all taken at the start, none grown.  A capture full before its slice
+ * which share CAPTURES_SIZE bytes, all taken at the start, none grown.  A capture full before its slice
  * is done is written out then if its slice is the next to be written,
  * else when it becomes so (drain(): its worker waits), and the worker
  * goes on into the emptied capture: a slice whose output is large (a long
@@ -556,7 +556,9 @@ static void each(void *ctx, const char *line, size_t len, unsigned long lineno)
 #define MAX_WORKERS LOG_MAX_WORKERS
 #define WORKER_STACK ((size_t)8 << 20)
 #define NBUFFERS 2                  /* one read while one is worked on */
-#define CAPTURE_SIZE ((size_t)128 << 10)
+/* The captures' bytes, shared by as many as there are: 128 KiB each for
+ * two workers, less for more, so that memory does not grow with them. */
+#define CAPTURES_SIZE ((size_t)512 << 10)
 /* A buffer's room in the pool: whole pages (of any size up to 64 KiB),
  * so that each buffer and capture starts on a page of its own. */
 #define PAGE_ROUND ((size_t)64 << 10)
@@ -599,6 +601,7 @@ struct pool {
 	pthread_cond_t turn;        /* slices written */
 	char *memory;               /* the buffers' and the captures' */
 	size_t size;                /* of memory */
+	size_t capture_size;        /* of each capture */
 	char *buffers[NBUFFERS];
 	int slices_left[NBUFFERS];  /* of its block: not yet worked on */
 	bool busy[NBUFFERS];
@@ -775,7 +778,7 @@ static size_t slice_size(const struct pool *p)
 		return SLICE_MAX;
 	if (!p->bytes_out)
 		return p->bytes_in ? SLICE_MAX : SLICE_FIRST;
-	size = CAPTURE_SIZE / 2 * p->bytes_in / p->bytes_out;
+	size = p->capture_size / 2 * p->bytes_in / p->bytes_out;
 	return size < SLICE_MIN ? SLICE_MIN : size > SLICE_MAX ? SLICE_MAX
 	                                                       : (size_t)size;
 }
@@ -971,22 +974,25 @@ static bool pool_init(struct pool *p, const struct log_ctx *c, int nworkers,
 	if (ncaptures > NCAPTURES)
 		ncaptures = NCAPTURES;
 	p->numbered = c->o->mode == LOG_EXTRACT;
-	p->size = NBUFFERS * BUFFER_STRIDE + (size_t)ncaptures * CAPTURE_SIZE;
+	/* whole 4 KiB pages each (their one range is populated at once) */
+	p->capture_size = ncaptures ? CAPTURES_SIZE / (size_t)ncaptures & ~(size_t)4095
+	                            : 0;
+	p->size = NBUFFERS * BUFFER_STRIDE + (size_t)ncaptures * p->capture_size;
 	if (!(at = p->memory = zeroed(p->size)))
 		return false;
 	for (int i = 0; i < NBUFFERS; i++, at += BUFFER_STRIDE) {
 		p->buffers[i] = at;
-		if (prefault) /* a block: a line begun before, then a read */
-			populate(at, READ_SIZE + PAGE_ROUND);
+		if (prefault) /* a block: a read after a line begun before */
+			populate(at, READ_SIZE + 4096);
 	}
 	if (prefault && ncaptures)
-		populate(at, (size_t)ncaptures * CAPTURE_SIZE);
-	for (; p->ncaptures < ncaptures; at += CAPTURE_SIZE) {
+		populate(at, (size_t)ncaptures * p->capture_size);
+	for (; p->ncaptures < ncaptures; at += p->capture_size) {
 		struct capture *k = &p->captures[p->ncaptures++];
 		k->pool = p;
 		k->out.drain = drain;
 		k->out.text = at;
-		k->out.size = CAPTURE_SIZE;
+		k->out.size = p->capture_size;
 	}
 	return true;
 }
