@@ -84,7 +84,7 @@ static void buffer_write(const char *s, size_t n)
 			return;
 		}
 	}
-	memcpy(obuf + olen, s, n);
+	copy_bytes(obuf + olen, s, n);
 	olen += n;
 }
 
@@ -162,7 +162,7 @@ static void capture_write(struct out_capture *c, const char *s, size_t n)
 	if (!n) /* c may have no memory yet */
 		return;
 	if ((d = capture_room(c, n)) != NULL) {
-		memcpy(d, s, n);
+		copy_bytes(d, s, n);
 		c->len += n;
 	} else if (c->drain) {
 		write_past(s, n);
