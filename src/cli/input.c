@@ -330,9 +330,8 @@ void each_line_in(const struct block *b, line_fn *fn, void *ctx)
 	lines_in(b, fn, ctx, NEWLINES64);
 }
 
-int each_line(const char *path, line_fn *fn, void *ctx)
+int each_line(const char *path, char *buf, line_fn *fn, void *ctx)
 {
-	static char buf[BLOCK_SIZE];
 	struct reader *r = reader_open(path);
 	struct block b;
 

@@ -17,9 +17,10 @@ typedef void line_fn(void *ctx, const char *line, size_t len,
  * refused with "FILE:LINE: line too long" and skipped, never cut. */
 #define MAX_LINE ((size_t)1 << 20)
 
-/* Call fn for each line of path ("-": standard input).  Returns 0, or -1
- * after reporting an error (or a line too long) on stderr. */
-int each_line(const char *path, line_fn *fn, void *ctx);
+/* Call fn for each line of path ("-": standard input), read through buf
+ * (BLOCK_SIZE bytes).  Returns 0, or -1 after reporting an error (or a
+ * line too long) on stderr. */
+int each_line(const char *path, char *buf, line_fn *fn, void *ctx);
 
 /*
  * The same reading, a block of whole lines at a time, into buffers of the

@@ -16,11 +16,7 @@
  * first with the one its codes last found again, before it is hashed
  * (resolve()).
  */
-/* MAP_ANONYMOUS and madvise() are outside POSIX 2008: see zeroed() and
- * populate(). */
-#define _DEFAULT_SOURCE
 #include <pthread.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,6 +28,7 @@
 #include "input.h"
 #include "logs.h"
 #include "output.h"
+#include "pages.h"
 #include "render.h"
 #include "scan.h"
 #include "summary.h"
@@ -563,6 +560,8 @@ static void each(void *ctx, const char *line, size_t len, unsigned long lineno)
  * so that each buffer and capture starts on a page of its own. */
 #define PAGE_ROUND ((size_t)64 << 10)
 #define BUFFER_STRIDE ((BLOCK_SIZE + PAGE_ROUND - 1) & ~(PAGE_ROUND - 1))
+/* A worker's context in the pool, aligned as malloc() would. */
+#define CTX_STRIDE ((sizeof(struct log_ctx) + 63) & ~(size_t)63)
 #define NCAPTURES (MAX_WORKERS + 2) /* one a worker, and two done early */
 /* A slice's lines: at least SLICE_MIN bytes (but the last of a block),
  * as many as should make half a capture of output (slice_size()). */
@@ -602,6 +601,8 @@ struct pool {
 	char *memory;               /* the buffers' and the captures' */
 	size_t size;                /* of memory */
 	size_t capture_size;        /* of each capture */
+	bool huge;                  /* memory in huge pages (pages.c) */
+	char *contexts;             /* the workers', CTX_STRIDE bytes each */
 	char *buffers[NBUFFERS];
 	int slices_left[NBUFFERS];  /* of its block: not yet worked on */
 	bool busy[NBUFFERS];
@@ -869,43 +870,8 @@ static int workers_wanted(const struct log_options *o)
 	return n < 2 ? 0 : n > MAX_WORKERS ? MAX_WORKERS : (int)n;
 }
 
-/*
- * size bytes of zeroed memory, its pages mapped as they are first touched;
- * NULL when memory ran out.
- */
-static void *zeroed(size_t size)
-{
-	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
-	               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	return p == MAP_FAILED ? NULL : p;
-}
-
-/*
- * The pages of [p, p + size) mapped now, in one system call: faulting them
- * in one by one as they are first touched costs a trap each (about 800 on
- * a 20 MB log with two workers, a tenth of its time on a virtual
- * machine).  Only for the parts of the pool that every block uses (a
- * buffer's first READ_SIZE bytes and a little more, the captures), and
- * only for inputs large enough to use them all (POPULATE_FROM), so that
- * peak memory stays what is used; a kernel without MADV_POPULATE_WRITE
- * (Linux 5.14) leaves them to fault in.
- */
-#if defined(__linux__) && !defined(MADV_POPULATE_WRITE)
-#define MADV_POPULATE_WRITE 23
-#endif
-#define POPULATE_FROM ((uint64_t)8 << 20)
-
-static void populate(char *p, size_t size)
-{
-#ifdef MADV_POPULATE_WRITE
-	(void)madvise(p, size, MADV_POPULATE_WRITE);
-#else
-	(void)p, (void)size;
-#endif
-}
-
 /* The bytes the regular files among files hold (standard input and
- * pipes count nothing): what decides POPULATE_FROM. */
+ * pipes count nothing): what decides HUGE_FROM. */
 static uint64_t input_size(int nfiles, char **files)
 {
 	uint64_t n = 0;
@@ -918,17 +884,16 @@ static uint64_t input_size(int nfiles, char **files)
 	return n;
 }
 
-/* Worker w set up for c's mode; false when memory ran out. */
+/* Worker w set up for c's mode, with the context ctx (NULL for
+ * --summary); false when memory ran out. */
 static bool worker_init(struct worker *w, struct pool *p,
-                        const struct log_ctx *c)
+                        const struct log_ctx *c, struct log_ctx *ctx)
 {
 	memset(w, 0, sizeof *w);
 	w->pool = p;
 	if (c->summary)
 		return (w->summary = summary_new()) != NULL;
-	w->ctx = zeroed(sizeof *w->ctx);
-	if (!w->ctx)
-		return false;
+	w->ctx = ctx;
 	w->ctx->o = c->o;
 	return true;
 }
@@ -940,8 +905,6 @@ static void worker_finish(struct worker *w, struct log_ctx *c)
 		summary_merge(c->summary, w->summary);
 		summary_free(w->summary);
 	}
-	if (w->ctx)
-		munmap(w->ctx, sizeof *w->ctx);
 }
 
 /* The pool's locks: false when they could not be had (never on Linux,
@@ -963,30 +926,27 @@ static bool locks_init(struct pool *p)
 }
 
 /* The pool's memory for nworkers in c's mode, all of it taken now, in
- * one piece: its blocks, then its captures; false when it could not be
- * had. */
+ * one piece (pages.c; huge pages when huge): its blocks, its captures,
+ * then the workers' contexts; false when it could not be had. */
 static bool pool_init(struct pool *p, const struct log_ctx *c, int nworkers,
-                      bool prefault)
+                      bool huge)
 {
 	int ncaptures = c->summary ? 0 : nworkers + 2;
+	size_t nctx = c->summary ? 0 : (size_t)nworkers;
 	char *at;
 
 	if (ncaptures > NCAPTURES)
 		ncaptures = NCAPTURES;
 	p->numbered = c->o->mode == LOG_EXTRACT;
-	/* whole 4 KiB pages each (their one range is populated at once) */
-	p->capture_size = ncaptures ? CAPTURES_SIZE / (size_t)ncaptures & ~(size_t)4095
+	p->capture_size = ncaptures ? CAPTURES_SIZE / (size_t)ncaptures & ~(size_t)63
 	                            : 0;
-	p->size = NBUFFERS * BUFFER_STRIDE + (size_t)ncaptures * p->capture_size;
-	if (!(at = p->memory = zeroed(p->size)))
+	p->huge = huge;
+	p->size = NBUFFERS * BUFFER_STRIDE + (size_t)ncaptures * p->capture_size +
+	          nctx * CTX_STRIDE;
+	if (!(at = p->memory = pages_get(p->size, huge)))
 		return false;
-	for (int i = 0; i < NBUFFERS; i++, at += BUFFER_STRIDE) {
+	for (int i = 0; i < NBUFFERS; i++, at += BUFFER_STRIDE)
 		p->buffers[i] = at;
-		if (prefault) /* a block: a read after a line begun before */
-			populate(at, READ_SIZE + 4096);
-	}
-	if (prefault && ncaptures)
-		populate(at, (size_t)ncaptures * p->capture_size);
 	for (; p->ncaptures < ncaptures; at += p->capture_size) {
 		struct capture *k = &p->captures[p->ncaptures++];
 		k->pool = p;
@@ -994,12 +954,22 @@ static bool pool_init(struct pool *p, const struct log_ctx *c, int nworkers,
 		k->out.text = at;
 		k->out.size = p->capture_size;
 	}
+	p->contexts = at;
 	return true;
+}
+
+/* Worker i's context in the pool, or NULL for --summary. */
+static struct log_ctx *pool_context(const struct pool *p,
+                                    const struct log_ctx *c, int i)
+{
+	return c->summary ? NULL
+	                  : (struct log_ctx *)(void *)(p->contexts +
+	                                               (size_t)i * CTX_STRIDE);
 }
 
 static void pool_free(struct pool *p)
 {
-	munmap(p->memory, p->size);
+	pages_put(p->memory, p->size, p->huge);
 	pthread_cond_destroy(&p->turn);
 	pthread_cond_destroy(&p->job_free);
 	pthread_cond_destroy(&p->buffer_free);
@@ -1012,18 +982,17 @@ static void pool_free(struct pool *p)
  * had (then nothing was read, and one thread does it all).
  */
 static int read_in_parallel(struct log_ctx *c, int nworkers, int nfiles,
-                            char **files)
+                            char **files, bool huge)
 {
 	struct worker w[MAX_WORKERS];
 	pthread_attr_t attr;
 	struct pool p;
 	int started = 0, status = -2;
-	bool prefault = input_size(nfiles, files) >= POPULATE_FROM;
 
 	memset(&p, 0, sizeof p);
 	if (!locks_init(&p))
 		return -2;
-	if (!pool_init(&p, c, nworkers, prefault))
+	if (!pool_init(&p, c, nworkers, huge))
 		goto out;
 	/* Stacks as large as the main thread's are elsewhere: musl's
 	 * default (128 KiB) is not glibc's (8 MiB). */
@@ -1031,7 +1000,8 @@ static int read_in_parallel(struct log_ctx *c, int nworkers, int nfiles,
 		goto out;
 	pthread_attr_setstacksize(&attr, WORKER_STACK);
 	for (; started < nworkers; started++) {
-		if (!worker_init(&w[started], &p, c) ||
+		if (!worker_init(&w[started], &p, c,
+		                 pool_context(&p, c, started)) ||
 		    pthread_create(&w[started].thread, &attr, work, &w[started]) != 0) {
 			worker_finish(&w[started], c);
 			break;
@@ -1056,6 +1026,35 @@ out:
 	return status;
 }
 
+/*
+ * The files read on this thread into c, or for large inputs into a
+ * context and a buffer of their own in huge pages (pages.c), as the
+ * workers' are.  0, or -1 when a file could not be read.
+ */
+static int read_here(struct log_ctx *c, int nfiles, char **files, bool huge)
+{
+	static char buffer[BLOCK_SIZE];
+	size_t size = BUFFER_STRIDE + sizeof *c;
+	char *memory = huge ? pages_get(size, true) : NULL;
+	char *buf = memory ? memory : buffer;
+	struct log_ctx *ctx = c;
+	int status = 0;
+
+	if (memory) {
+		ctx = (struct log_ctx *)(void *)(memory + BUFFER_STRIDE);
+		ctx->o = c->o;
+		ctx->summary = c->summary;
+	}
+	for (int i = 0; i < nfiles; i++) {
+		ctx->file = display_name(files[i]);
+		if (each_line(files[i], buf, each, ctx) != 0)
+			status = -1; /* reported; the others still count */
+	}
+	if (memory)
+		pages_put(memory, size, true);
+	return status;
+}
+
 int read_logs(const struct log_options *o, int nfiles, char **files)
 {
 	static char *stdin_only[] = {"-"};
@@ -1063,6 +1062,7 @@ int read_logs(const struct log_options *o, int nfiles, char **files)
 	 * the work (clearing it cost a millisecond: its pages' first touch). */
 	static struct log_ctx c;
 	int status = -2, nworkers;
+	bool huge;
 
 	c.o = o;
 	if (nfiles == 0) {
@@ -1073,16 +1073,11 @@ int read_logs(const struct log_options *o, int nfiles, char **files)
 		out_no_memory();
 		return -1;
 	}
+	huge = input_size(nfiles, files) >= HUGE_FROM;
 	if ((nworkers = workers_wanted(o)) > 0)
-		status = read_in_parallel(&c, nworkers, nfiles, files);
-	if (status == -2) { /* on this thread */
-		status = 0;
-		for (int i = 0; i < nfiles; i++) {
-			c.file = display_name(files[i]);
-			if (each_line(files[i], each, &c) != 0)
-				status = -1; /* reported; the others still count */
-		}
-	}
+		status = read_in_parallel(&c, nworkers, nfiles, files, huge);
+	if (status == -2) /* on this thread */
+		status = read_here(&c, nfiles, files, huge);
 	if (c.summary) {
 		summary_render(c.summary, o->format == RECORD_JSON);
 		summary_free(c.summary);
