@@ -223,7 +223,7 @@ static unsigned ones(uint64_t w)
 }
 
 /* from's places in into too; false when memory ran out. */
-static bool sketch_union(struct sketch *into, struct sketch *from)
+static COLD bool sketch_union(struct sketch *into, struct sketch *from)
 {
 	if (from->held == HELD_IN_BITMAP) {
 		unsigned n = 0;
@@ -255,7 +255,7 @@ static void sketch_free(struct sketch *k)
  * [1/sqrt 2, sqrt 2], then ln m = 2 atanh t, t = (m - 1) / (m + 1) and
  * |t| < 0.18, by its series.  Enough for the one estimate below, which
  * needed libm for nothing else. */
-static double natural_log(double x)
+static COLD double natural_log(double x)
 {
 	double t, t2, term, sum = 0;
 	int e = 0;
@@ -287,7 +287,7 @@ static double natural_log(double x)
  * with odds about exp(-m e^(-n/m)), under one in a million for n below
  * m ln(m / ln 10^6), about 23,300: the bound given.
  */
-static unsigned long distinct(const struct group *g, bool *at_least)
+static COLD unsigned long distinct(const struct group *g, bool *at_least)
 {
 	const double m = SKETCH_BITS;
 	unsigned zero = SKETCH_BITS - g->recipients.n;
@@ -633,7 +633,7 @@ void summary_add(struct summary *s, const struct smtpcode_query *q,
 /* What from counted, counted in to too; false when memory ran out.  A
  * group with no recipient yet (new, in particular) takes from's sketch
  * whole. */
-static bool take(struct group *to, struct group *from)
+static COLD bool take(struct group *to, struct group *from)
 {
 	to->count += from->count;
 	if (!to->recipients.n) { /* held in place, nothing to free */
@@ -645,7 +645,7 @@ static bool take(struct group *to, struct group *from)
 }
 
 /* from's codes counted in into, each noting its index there. */
-static bool merge_codes(struct summary *into, struct summary *from)
+static COLD bool merge_codes(struct summary *into, struct summary *from)
 {
 	for (size_t i = 0; i < from->codes.used; i++) {
 		struct group *f = &from->codes.groups[i];
@@ -663,7 +663,7 @@ static bool merge_codes(struct summary *into, struct summary *from)
 }
 
 /* from's domains counted in into, each noting its index there. */
-static bool merge_domains(struct summary *into, struct summary *from)
+static COLD bool merge_domains(struct summary *into, struct summary *from)
 {
 	for (size_t i = 0; i < from->domains.used; i++) {
 		struct group *f = &from->domains.groups[i];
@@ -679,7 +679,7 @@ static bool merge_domains(struct summary *into, struct summary *from)
 }
 
 /* from's pairs counted in into, whose codes and domains have from's. */
-static bool merge_pairs(struct summary *into, struct summary *from)
+static COLD bool merge_pairs(struct summary *into, struct summary *from)
 {
 	size_t longest = 0;
 	bool ok = true;
@@ -713,7 +713,7 @@ static bool merge_pairs(struct summary *into, struct summary *from)
  * memory than the summaries merged).  The counts do not depend on the
  * order of the merges, nor on which summary counted which line.
  */
-void summary_merge(struct summary *into, struct summary *from)
+COLD void summary_merge(struct summary *into, struct summary *from)
 {
 	into->lines += from->lines;
 	into->with_code += from->with_code;
@@ -741,14 +741,14 @@ void summary_merge(struct summary *into, struct summary *from)
 
 /* Two keys in a fixed order: by their bytes (which may be NUL), then the
  * shorter first. */
-static int key_order(const struct group *x, const struct group *y)
+static COLD int key_order(const struct group *x, const struct group *y)
 {
 	int c = memcmp(x->key, y->key, x->len < y->len ? x->len : y->len);
 	return c ? c : (x->len > y->len) - (x->len < y->len);
 }
 
 /* Codes and domains, most frequent first, then by key. */
-static int by_count(const void *a, const void *b)
+static COLD int by_count(const void *a, const void *b)
 {
 	const struct group *x = *(const struct group *const *)a;
 	const struct group *y = *(const struct group *const *)b;
@@ -762,7 +762,7 @@ static int by_count(const void *a, const void *b)
 static const struct summary *sorting;
 
 /* Pairs, most frequent first, then by code, then by domain. */
-static int pair_by_count(const void *a, const void *b)
+static COLD int pair_by_count(const void *a, const void *b)
 {
 	const struct group *x = *(const struct group *const *)a;
 	const struct group *y = *(const struct group *const *)b;
@@ -777,7 +777,7 @@ static int pair_by_count(const void *a, const void *b)
 
 /* The groups of a map in order, NULL after them; NULL when memory ran
  * out. */
-static const struct group **sorted(const struct map *m,
+static COLD const struct group **sorted(const struct map *m,
                                    int (*order)(const void *, const void *))
 {
 	const struct group **v = malloc((m->used + 1) * sizeof *v);
@@ -790,7 +790,7 @@ static const struct group **sorted(const struct map *m,
 	return v;
 }
 
-static const struct smtpcode_entry *entry_of(const char *code,
+static COLD const struct smtpcode_entry *entry_of(const char *code,
                                              struct smtpcode_result *r)
 {
 	struct smtpcode_query q;
@@ -802,7 +802,7 @@ static const struct smtpcode_entry *entry_of(const char *code,
 	return smtpcode_answer(r);
 }
 
-static const char *severity_of(const char *code)
+static COLD const char *severity_of(const char *code)
 {
 	struct smtpcode_result r;
 	struct smtpcode_verdict v;
@@ -813,7 +813,7 @@ static const char *severity_of(const char *code)
 	           : "-";
 }
 
-static const char *name_of(const char *code)
+static COLD const char *name_of(const char *code)
 {
 	struct smtpcode_result r;
 	const struct smtpcode_entry *e = entry_of(code, &r);
@@ -822,8 +822,8 @@ static const char *name_of(const char *code)
 
 /* A temporary failure at one domain: many recipients point at the
  * system there, one at a mailbox.  code is the pair's code group. */
-static const char *finding(const struct group *pair, const struct group *code,
-                           const char **scope)
+static COLD const char *finding(const struct group *pair,
+                                const struct group *code, const char **scope)
 {
 	bool at_least;
 	unsigned long n = distinct(pair, &at_least);
@@ -837,7 +837,7 @@ static const char *finding(const struct group *pair, const struct group *code,
 
 /* g's distinct recipients for a column of the table: "N", or ">= N" for
  * a lower bound. */
-static const char *recipients_column(const struct group *g, char *buf,
+static COLD const char *recipients_column(const struct group *g, char *buf,
                                      size_t size)
 {
 	bool at_least;
@@ -846,9 +846,9 @@ static const char *recipients_column(const struct group *g, char *buf,
 	return buf;
 }
 
-static void summary_text(const struct summary *s, const struct group **codes,
-                         const struct group **domains,
-                         const struct group **pairs)
+static COLD void
+summary_text(const struct summary *s, const struct group **codes,
+             const struct group **domains, const struct group **pairs)
 {
 	char column[32];
 
@@ -884,7 +884,7 @@ static void summary_text(const struct summary *s, const struct group **codes,
 }
 
 /* ,"recipients":N for g, and "recipients_at_least":true for a bound. */
-static void json_recipients(const struct group *g)
+static COLD void json_recipients(const struct group *g)
 {
 	bool at_least;
 	unsigned long n = distinct(g, &at_least);
@@ -892,7 +892,7 @@ static void json_recipients(const struct group *g)
 	           at_least ? ",\"recipients_at_least\":true" : "");
 }
 
-static void json_groups(const char *name, const struct group **v,
+static COLD void json_groups(const char *name, const struct group **v,
                         bool codes)
 {
 	out_printf(",\"%s\":[", name);
@@ -911,9 +911,9 @@ static void json_groups(const char *name, const struct group **v,
 	out_str("]");
 }
 
-static void summary_json(const struct summary *s, const struct group **codes,
-                         const struct group **domains,
-                         const struct group **pairs)
+static COLD void
+summary_json(const struct summary *s, const struct group **codes,
+             const struct group **domains, const struct group **pairs)
 {
 	size_t k = 0;
 	out_printf("{\"lines\":%lu,\"with_code\":%lu,\"without_code\":%lu",
@@ -946,7 +946,7 @@ static _Noreturn void give_up(const char *why)
 	exit(2);
 }
 
-void summary_render(const struct summary *s, bool json)
+COLD void summary_render(const struct summary *s, bool json)
 {
 	const struct group **codes, **domains, **pairs;
 	bool shown;
@@ -969,7 +969,7 @@ void summary_render(const struct summary *s, bool json)
 		give_up(out_of_memory);
 }
 
-static void free_map(struct map *m)
+static COLD void free_map(struct map *m)
 {
 	for (size_t i = 0; i < m->used; i++) {
 		free(m->groups[i].key);
@@ -979,7 +979,7 @@ static void free_map(struct map *m)
 	free(m->index);
 }
 
-void summary_free(struct summary *s)
+COLD void summary_free(struct summary *s)
 {
 	free_map(&s->codes);
 	free_map(&s->domains);

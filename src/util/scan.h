@@ -16,13 +16,16 @@
 #include <string.h>
 
 /* Inlining where the compilers' own choice measured worse on the hot
- * paths (the log readers), for GCC and clang; elsewhere their choice. */
+ * paths (the log readers), for GCC and clang; elsewhere their choice.
+ * COLD: run once a command (a summary's rendering), built for size. */
 #if defined(__GNUC__) || defined(__clang__)
 #define NOINLINE __attribute__((noinline))
 #define ALWAYS_INLINE inline __attribute__((always_inline))
+#define COLD __attribute__((cold))
 #else
 #define NOINLINE
 #define ALWAYS_INLINE inline
+#define COLD
 #endif
 
 /* c in ASCII lower case: no <ctype.h>, whose answer follows the locale. */
