@@ -348,6 +348,17 @@ static const struct cli_case cases[] = {
 	  "arf.eml: not a bounce: a feedback report (RFC 5965), 0 recipients\n",
 	  "ordinary.eml: not a bounce, 0 recipients\n"},
 	 NULL, {"Recipient 1"}},
+	/* qmail as hosting services word it, and older Postfix under a
+	 * site's own name: intros of data/bounces/postfix.txt. */
+	{{"--mail", MAIL "/qmail-hosted.eml", MAIL "/postfix-old.eml"}, 0,
+	 {"qmail-hosted.eml: bounce (non-standard format), 2 recipients\n",
+	  "Recipient 1: full@example.net\n",
+	  "  Reply      Sorry, your message to full@example.net cannot be "
+	  "delivered.  This account is over quota.\n",
+	  "Recipient 2: gone@example.com\n",
+	  "postfix-old.eml: bounce (non-standard format), 1 recipient\n",
+	  "Recipient 1: nobody@example.net\n"},
+	 NULL, {NULL}},
 	/* A per-recipient block without Final-Recipient: said, not blank. */
 	{{"--mail", MAIL "/dsn-no-final-recipient.eml"}, 0,
 	 {"Recipient 1: (the report names no address)\n  Action     failed\n"},
