@@ -359,6 +359,11 @@ static const struct cli_case cases[] = {
 	  "postfix-old.eml: bounce (non-standard format), 1 recipient\n",
 	  "Recipient 1: nobody@example.net\n"},
 	 NULL, {NULL}},
+	{{"--mail", MAIL "/qmail-multilingual.eml"}, 0,
+	 {"qmail-multilingual.eml: bounce (non-standard format), 1 recipient\n",
+	  "Recipient 1: cuenta@isp.example\n  Reply      Mailbox quota usage "
+	  "exceeded. Espacio en casilla de mail agotado.\n"},
+	 NULL, {NULL}},
 	/* A per-recipient block without Final-Recipient: said, not blank. */
 	{{"--mail", MAIL "/dsn-no-final-recipient.eml"}, 0,
 	 {"Recipient 1: (the report names no address)\n  Action     failed\n"},
