@@ -364,6 +364,11 @@ static const struct cli_case cases[] = {
 	  "Recipient 1: cuenta@isp.example\n  Reply      Mailbox quota usage "
 	  "exceeded. Espacio en casilla de mail agotado.\n"},
 	 NULL, {NULL}},
+	{{"--mail", MAIL "/exim-unindented.eml"}, 0,
+	 {"exim-unindented.eml: bounce (non-standard format), 1 recipient\n",
+	  "Recipient 1: dan@example.net\n  Reply      mailbox is full: quota "
+	  "exceeded\n"},
+	 NULL, {NULL}},
 	/* A per-recipient block without Final-Recipient: said, not blank. */
 	{{"--mail", MAIL "/dsn-no-final-recipient.eml"}, 0,
 	 {"Recipient 1: (the report names no address)\n  Action     failed\n"},
