@@ -369,6 +369,10 @@ static const struct cli_case cases[] = {
 	  "Recipient 1: dan@example.net\n  Reply      mailbox is full: quota "
 	  "exceeded\n"},
 	 NULL, {NULL}},
+	{{"--mail", MAIL "/windows-smtp.eml"}, 0,
+	 {"windows-smtp.eml: bounce (non-standard format), 2 recipients\n",
+	  "Recipient 1: frank@example.net\n", "Recipient 2: grace@example.com\n"},
+	 NULL, {NULL}},
 	/* A per-recipient block without Final-Recipient: said, not blank. */
 	{{"--mail", MAIL "/dsn-no-final-recipient.eml"}, 0,
 	 {"Recipient 1: (the report names no address)\n  Action     failed\n"},
