@@ -373,6 +373,11 @@ static const struct cli_case cases[] = {
 	 {"windows-smtp.eml: bounce (non-standard format), 2 recipients\n",
 	  "Recipient 1: frank@example.net\n", "Recipient 2: grace@example.com\n"},
 	 NULL, {NULL}},
+	{{"--mail", MAIL "/domino.eml"}, 0,
+	 {"domino.eml: bounce (non-standard format), 1 recipient\n",
+	  "Recipient 1: ivy@notes.example.com\n  Reply      User ivy "
+	  "(ivy@notes.example.com) not listed in Domino Directory\n"},
+	 NULL, {NULL}},
 	/* A per-recipient block without Final-Recipient: said, not blank. */
 	{{"--mail", MAIL "/dsn-no-final-recipient.eml"}, 0,
 	 {"Recipient 1: (the report names no address)\n  Action     failed\n"},
