@@ -557,7 +557,7 @@ static void each(void *ctx, const char *line, size_t len, unsigned long lineno)
  * two workers, less for more, so that memory does not grow with them. */
 #define CAPTURES_SIZE ((size_t)512 << 10)
 /* A buffer's room in the pool: whole pages (of any size up to 64 KiB),
- * so that each buffer and capture starts on a page of its own. */
+ * so that each buffer starts on a page of its own. */
 #define PAGE_ROUND ((size_t)64 << 10)
 #define BUFFER_STRIDE ((BLOCK_SIZE + PAGE_ROUND - 1) & ~(PAGE_ROUND - 1))
 /* A worker's context in the pool, aligned as malloc() would. */
