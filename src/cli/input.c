@@ -395,6 +395,7 @@ int read_whole(const char *path, char **data, size_t *size, size_t *len)
 	bool positioned;
 	int fd = open_whole(path, &positioned);
 	size_t have = 0;
+	const char *why = NULL; /* the error, reported once at the end */
 
 	if (fd < 0)
 		return -1;
@@ -402,13 +403,10 @@ int read_whole(const char *path, char **data, size_t *size, size_t *len)
 		ssize_t got;
 		if (have == MAX_MESSAGE) { /* the limit is inclusive */
 			int end = at_end(fd, positioned, have);
-			if (end == 1)
-				break;
-			input_error(path, end < 0 ? strerror(errno)
-			                  : "message too big (the limit is 64 MiB)");
-			if (fd != STDIN_FILENO)
-				close(fd);
-			return -1;
+			if (end != 1)
+				why = end < 0 ? strerror(errno)
+				              : "message too big (the limit is 64 MiB)";
+			break;
 		}
 		if (have == *size) {
 			size_t bigger = *size ? 2 * *size : (size_t)1 << 16;
@@ -416,10 +414,8 @@ int read_whole(const char *path, char **data, size_t *size, size_t *len)
 			if (bigger > MAX_MESSAGE)
 				bigger = MAX_MESSAGE;
 			if (!(grown = realloc(*data, bigger))) {
-				input_error(path, strerror(ENOMEM));
-				if (fd != STDIN_FILENO)
-					close(fd);
-				return -1;
+				why = strerror(ENOMEM);
+				break;
 			}
 			*data = grown;
 			*size = bigger;
@@ -433,10 +429,8 @@ int read_whole(const char *path, char **data, size_t *size, size_t *len)
 			continue;
 		}
 		if (got < 0) {
-			input_error(path, strerror(errno));
-			if (fd != STDIN_FILENO)
-				close(fd);
-			return -1;
+			why = strerror(errno);
+			break;
 		}
 		if (got == 0)
 			break;
@@ -446,8 +440,12 @@ int read_whole(const char *path, char **data, size_t *size, size_t *len)
 		if (positioned && have < *size)
 			break;
 	}
+	if (why)
+		input_error(path, why);
 	if (fd != STDIN_FILENO)
 		close(fd);
+	if (why)
+		return -1;
 	*len = have;
 	return 0;
 }
