@@ -157,7 +157,7 @@ const char *smtpcode_text(const struct smtpcode_entry *e,
 {
 	if ((unsigned)f >= SMTPCODE_NTEXTS)
 		return "";
-	return table_pool + e->text[f];
+	return table_text(e->text[f]);
 }
 
 int smtpcode_value(const struct smtpcode_entry *e, enum smtpcode_field f)
@@ -176,8 +176,8 @@ struct smtpcode_item smtpcode_item(const struct smtpcode_entry *e,
 	struct smtpcode_item it = {"", ""};
 	if ((unsigned)l < SMTPCODE_NLISTS && i < e->count[l]) {
 		const struct table_item *t = &table_items[e->first[l] + i];
-		it.key = table_pool + t->key;
-		it.text = table_pool + t->text;
+		it.key = table_text(t->key);
+		it.text = table_text(t->text);
 	}
 	return it;
 }

@@ -114,6 +114,14 @@ void check_layout_order(void);
 void layout_keep(const struct record *r); /* for write_layouts */
 void write_layouts(FILE *out);
 
+/* prose.c: the pool split into plain strings and packed prose.  hot[off]
+ * is 1 for a string the library reads in place (a code, a name, a
+ * phrase); prose_where(off) is the string's place in the new table
+ * (table.h: a plain pool offset, or TABLE_PROSE | a packed one). */
+void prose_pack(const char *pool, size_t n, const unsigned char *hot);
+uint32_t prose_where(uint32_t off);
+void prose_write(FILE *out); /* table_pool, table_prose... */
+
 /* write.c */
 int write_table(const char *path, const char *date);
 

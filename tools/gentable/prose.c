@@ -1,0 +1,182 @@
+/*
+ * The table's prose, packed: meanings, causes, fixes, notes and the other
+ * long texts that only the renderers read are nine tenths of the pool,
+ * and English prose halves under byte-pair encoding (the most frequent
+ * pair of adjacent bytes replaced by a byte no prose uses, again and
+ * again), which a dozen lines decode (src/core/prose.c).  Codes, names,
+ * phrases and markers, which lookups and matching read as they are, stay
+ * plain.  See table.h for the layout the library reads.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gentable.h"
+
+/* Strings shorter than this stay plain: a few bytes saved would not pay
+ * for decoding them. */
+#define PROSE_MIN 16
+/* A pair that occurs fewer times than this is not worth a rule. */
+#define PAIR_MIN 4
+
+static struct {
+	unsigned char *bytes; /* the packed strings, each ended by a 0 */
+	size_t n;
+	uint8_t rules[256][2];
+	uint32_t *where; /* by pool offset: its new place (table.h) */
+} packed;
+
+static char *plain;
+static size_t nplain;
+
+/* Replace every pair a b in buf[0..n) by code; the new length. */
+static size_t replace(unsigned char *buf, size_t n, unsigned a, unsigned b,
+                      unsigned code)
+{
+	size_t o = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i + 1 < n && buf[i] == a && buf[i + 1] == b) {
+			buf[o++] = (unsigned char)code;
+			i++;
+		} else {
+			buf[o++] = buf[i];
+		}
+	}
+	return o;
+}
+
+/* The rules, learnt on buf[0..n) (the prose, each string ended by a 0),
+ * which they rewrite; the new length.  Ties go to the lowest pair, so
+ * that the table depends on the data alone. */
+static size_t learn(unsigned char *buf, size_t n)
+{
+	static uint32_t count[65536];
+	int used[256] = {0};
+	for (size_t i = 0; i < n; i++)
+		used[buf[i]] = 1;
+	for (unsigned code = 1; code < 256; code++) {
+		unsigned best = 0;
+		if (used[code])
+			continue;
+		memset(count, 0, sizeof count);
+		for (size_t i = 0; i + 1 < n; i++)
+			if (buf[i] && buf[i + 1])
+				count[buf[i] << 8 | buf[i + 1]]++;
+		for (unsigned p = 1; p < 65536; p++)
+			if (count[p] > count[best])
+				best = p;
+		if (count[best] < PAIR_MIN)
+			break;
+		packed.rules[code][0] = (uint8_t)(best >> 8);
+		packed.rules[code][1] = (uint8_t)(best & 0xff);
+		n = replace(buf, n, best >> 8, best & 0xff, code);
+	}
+	return n;
+}
+
+/* The length of code's expansion. */
+static size_t expanded(unsigned code)
+{
+	if (!packed.rules[code][0])
+		return 1;
+	return expanded(packed.rules[code][0]) + expanded(packed.rules[code][1]);
+}
+
+void prose_pack(const char *pool, size_t n, const unsigned char *hot)
+{
+	unsigned char *buf = xrealloc(NULL, n + 1);
+	size_t m = 0;
+
+	packed.where = xrealloc(NULL, (n + 1) * sizeof *packed.where);
+	plain = xrealloc(NULL, n + 1);
+	nplain = 0;
+	for (size_t off = 0; off < n; off += strlen(pool + off) + 1) {
+		size_t len = strlen(pool + off);
+		if (!hot[off] && len >= PROSE_MIN) {
+			memcpy(buf + m, pool + off, len + 1);
+			m += len + 1;
+		} else {
+			packed.where[off] = (uint32_t)nplain;
+			memcpy(plain + nplain, pool + off, len + 1);
+			nplain += len + 1;
+		}
+	}
+	m = learn(buf, m);
+	/* Each packed string, in pool order, with room for its text at
+	 * TABLE_PROSE_ROOM times its offset: a string that shrank more than
+	 * that is padded with 0s. */
+	packed.bytes = xrealloc(NULL, 2 * m + 1);
+	packed.n = 0;
+	size_t at = 0;
+	for (size_t off = 0; off < n; off += strlen(pool + off) + 1) {
+		size_t len = strlen(pool + off), k, text = 0;
+		if (hot[off] || len < PROSE_MIN)
+			continue;
+		packed.where[off] = TABLE_PROSE | (uint32_t)packed.n;
+		for (k = 0; buf[at + k]; k++)
+			text += expanded(buf[at + k]);
+		if (text != len) {
+			fprintf(stderr, "gentable: prose at %zu decodes to %zu "
+			        "bytes, not %zu\n", off, text, len);
+			errors++;
+		}
+		packed.bytes = xrealloc(packed.bytes, packed.n + len + 2);
+		memcpy(packed.bytes + packed.n, buf + at, k + 1);
+		packed.n += k + 1;
+		while (TABLE_PROSE_ROOM * (k + 1) < len + 1) {
+			packed.bytes[packed.n++] = 0;
+			k++;
+		}
+		at += strlen((const char *)buf + at) + 1;
+	}
+	if (packed.n >= TABLE_PROSE) {
+		fprintf(stderr, "gentable: more than %lu bytes of packed prose\n",
+		        (unsigned long)TABLE_PROSE);
+		errors++;
+	}
+	free(buf);
+}
+
+uint32_t prose_where(uint32_t off)
+{
+	return packed.where[off];
+}
+
+/* s[0..n) as C string literals, 0s included, a line each 64 bytes. */
+static void write_literal(FILE *out, const unsigned char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned c = s[i];
+		if (i % 64 == 0)
+			fputs(i ? "\"\n\t\"" : "\t\"", out);
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c == '?')
+			fputs("\\?", out); /* no trigraphs */
+		else if (c < 0x20 || c >= 0x7f) /* three digits: the escape
+		                                  takes no digit after it */
+			fprintf(out, "\\%03o", c);
+		else
+			fputc((int)c, out);
+	}
+	fputs("\"", out);
+}
+
+void prose_write(FILE *out)
+{
+	fputs("const char table_pool[] =\n", out);
+	write_literal(out, (const unsigned char *)plain, nplain);
+	fputs(";\n\nconst unsigned char table_prose[] =\n", out);
+	write_literal(out, packed.bytes, packed.n);
+	fputs(";\n\nconst unsigned char table_prose_rules[256][2] = {\n", out);
+	for (unsigned c = 0; c < 256; c++)
+		if (packed.rules[c][0])
+			fprintf(out, "\t[%u] = {%u, %u},\n", c, packed.rules[c][0],
+			        packed.rules[c][1]);
+	fprintf(out, "};\n\n/* Where the prose is decoded: TABLE_PROSE_ROOM "
+	        "bytes a packed byte. */\nchar table_prose_text[%zu];\n",
+	        TABLE_PROSE_ROOM * (packed.n + 1));
+	free(plain);
+	free(packed.bytes);
+	free(packed.where);
+}
