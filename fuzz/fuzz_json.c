@@ -416,7 +416,7 @@ static void check_lookup(const char *s, const struct smtpcode_entry *given)
 
 	if (smtpcode_parse(s, len, &q) == SMTPCODE_OK) {
 		smtpcode_resolve(&q, s, len, given, &r);
-		row_of_result(&w, &r, s, SMTPCODE_REPORT_UNSAID);
+		row_of_result(&w, &r, s, SMTPCODE_REPORT_UNSAID, NULL);
 		check_row(&w);
 	} else if (!given) {
 		const struct smtpcode_entry *e = smtpcode_find_category(s, len);
@@ -464,7 +464,7 @@ static void check_log_record(const char *line, size_t len)
 	CHECK(fuzz_span_ok(o.seen_basic, line, len));
 	CHECK(fuzz_span_ok(o.seen_enhanced, line, len));
 	smtpcode_resolve(&q, l.reply.s, l.reply.len, NULL, &r);
-	row_of_result(&w, &r, NULL, o.report);
+	row_of_result(&w, &r, NULL, o.report, NULL);
 	w.origin = &o;
 	output_reset();
 	render_json(&w);

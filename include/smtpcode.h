@@ -334,6 +334,32 @@ struct smtpcode_verdict {
 void smtpcode_verdict(const struct smtpcode_result *r,
                       enum smtpcode_report report, struct smtpcode_verdict *v);
 
+/*
+ * The reason a reply's words give, for the codes that leave it to them
+ * (550, 554, 5.0.0, 5.7.1 ...: the generic ones) and for a reply without
+ * a code: the phrases of data/reasons/ ("mailbox full", "relay access
+ * denied", "listed at spamhaus" ...), searched for ignoring ASCII case,
+ * a space matching any run of blanks, passing over what <...> encloses
+ * (an address or a host).  Of those found, the one whose reason has the
+ * lowest priority wins.
+ */
+struct smtpcode_wording {
+	int reason;         /* a SMTPCODE_REASON value; 0: no phrase found */
+	const char *phrase; /* the phrase found, in lower case; NULL: none */
+	size_t at;          /* where it starts in the text */
+};
+
+/* Search text[0..len) (text may be NULL when len is 0): whether a phrase
+ * was found, and which in *w. */
+bool smtpcode_wording(const char *text, size_t len,
+                      struct smtpcode_wording *w);
+
+/* Whether the verdict of r (smtpcode_verdict()) leaves its reason to the
+ * reply's words: the entry it comes from says so (data: "reason-from:
+ * words"), or there is none; not a provider's entry that its own phrases
+ * picked. */
+bool smtpcode_reason_from_words(const struct smtpcode_result *r);
+
 /* What a status or action word s[0..len) says, ignoring case: "failed",
  * "bounced", "expired" (a DSN's Action, a log line's status) are final;
  * "delayed", "deferred" a delay; anything else says nothing. */
@@ -538,8 +564,9 @@ enum smtpcode_mail_kind {
 	                            mailer daemon's delivery report in a form
 	                            not read (then without recipients) */
 	SMTPCODE_MAIL_AUTOREPLY, /* an out-of-office or other auto-reply */
-	SMTPCODE_MAIL_FEEDBACK   /* an ARF feedback report (RFC 5965); no
-	                            recipients */
+	SMTPCODE_MAIL_FEEDBACK   /* an ARF feedback report (RFC 5965): one
+	                            recipient, the reported message's, whose
+	                            action is the Feedback-Type */
 };
 
 /* One recipient of a bounce.  Texts are trimmed, and folded or wrapped
@@ -551,7 +578,8 @@ struct smtpcode_mail_recipient {
 	                                    text bounce names */
 	struct smtpcode_text action;     /* failed, delayed, delivered,
 	                                    relayed, expanded; or absent (text
-	                                    bounces) */
+	                                    bounces); a feedback report's
+	                                    Feedback-Type (abuse, fraud...) */
 	struct smtpcode_text status;     /* the Status: code as written,
 	                                    without a trailing comment */
 	struct smtpcode_text diagnostic; /* Diagnostic-Code text after "smtp;",

@@ -345,9 +345,57 @@ static const struct cli_case cases[] = {
 	 NULL, {NULL}},
 	{{"--mail", MAIL "/autoreply-ooo.eml", MAIL "/arf.eml", MAIL "/ordinary.eml"}, 0,
 	 {"autoreply-ooo.eml: not a bounce: an automatic reply, 0 recipients\n",
-	  "arf.eml: not a bounce: a feedback report (RFC 5965), 0 recipients\n",
+	  "arf.eml: not a bounce: a feedback report (RFC 5965), 1 recipient\n",
+	  "\nRecipient 1: user@example.com\n  Action     abuse\n"
+	  "  Verdict    rests on the message\n",
+	  "  Reason     feedback (a feedback report",
 	  "ordinary.eml: not a bounce, 0 recipients\n"},
-	 NULL, {"Recipient 1"}},
+	 NULL, {"Recipient 2"}},
+	/* Every message has a record with the same keys: an auto-reply's
+	 * own (no recipient), a feedback report's reported recipient, a
+	 * message that is not a bounce. */
+	{{"--mail", "--json", MAIL "/autoreply-ooo.eml", MAIL "/arf.eml"}, 0,
+	 {"\"index\":null,\"recipient\":null,",
+	  "\"verdict_from\":\"message\",\"reason_phrase\":null,"
+	  "\"message_kind\":\"autoreply\",\"feedback_type\":null,",
+	  "\"reason\":\"vacation\"",
+	  "\"index\":0,\"recipient\":\"user@example.com\",",
+	  "\"message_kind\":\"feedback\",\"feedback_type\":\"abuse\",",
+	  "\"reason\":\"feedback\""},
+	 NULL, {"\"recipients\":"}},
+	{{"--mail", "--tsv", MAIL "/autoreply-ooo.eml"}, 0,
+	 {"autoreply-ooo.eml\t#-\t-\t-\t"}, NULL, {NULL}},
+	/* The reply's words give the reason where the code leaves it to
+	 * them (5.0.0, 5.7.1), not where it names one (5.1.1). */
+	{{"--mail", "--json", MAIL "/reason-words.eml"}, 0,
+	 {"\"recipient\":\"dora@example.com\"",
+	  "\"reason_phrase\":\"mailbox full\",",
+	  "\"reason\":\"mailboxfull\"",
+	  "\"recipient\":\"erik@example.com\"",
+	  "\"reason_phrase\":\"rejected as spam\",",
+	  "\"reason\":\"spamdetected\"",
+	  "the reason comes from the reply's words: \\\"mailbox full\\\" means "
+	  "mailboxfull (5.0.0 leaves the reason to the words)",
+	  "\"recipient\":\"fay@example.com\"",
+	  "\"reason_phrase\":null,\"message_kind\":\"dsn\"",
+	  "\"reason\":\"userunknown\""},
+	 NULL, {NULL}},
+	{{"--mail", MAIL "/reason-words.eml"}, 0,
+	 {"  Reason     mailboxfull (the recipient's mailbox is full)\n"
+	  "  Reason by  the reply's words \"mailbox full\" (the code leaves "
+	  "the reason to them)\n",
+	  "  Reason     spamdetected"},
+	 NULL, {NULL}},
+	{{"550 Relay access denied"}, 0,
+	 {"  Reason     norelaying (relaying is denied)\n"
+	  "  Reason by  the reply's words \"relay access denied\""},
+	 NULL, {NULL}},
+	{{"-j", "550 5.1.1 <relay-denied@example.com>: no such user"}, 0,
+	 {"\"reason\":\"userunknown\""}, NULL, {"reason comes from"}},
+	/* What <...> encloses is not the reply's words. */
+	{{"-j", "554 5.7.1 <mailbox-full@example.com>: message looks like spam"}, 0,
+	 {"\"reason\":\"spamdetected\"", "\\\"looks like spam\\\" means"},
+	 NULL, {"mailboxfull"}},
 	/* qmail as hosting services word it, and older Postfix under a
 	 * site's own name: intros of data/bounces/postfix.txt. */
 	{{"--mail", MAIL "/qmail-hosted.eml", MAIL "/postfix-old.eml"}, 0,
@@ -386,7 +434,9 @@ static const struct cli_case cases[] = {
 	 {"\"index\":0,", "\"index\":2,", "\"verdict_from\":"},
 	 NULL, {"\"index\":3,"}},
 	{{"--mail", "--json", MAIL "/ordinary.eml"}, 0,
-	 {"\"message_kind\":\"other\",\"recipients\":0}"}, NULL, {NULL}},
+	 {"\"index\":null,", "\"verdict_from\":null,",
+	  "\"message_kind\":\"other\",", "\"code\":null,", "\"reason\":null,"},
+	 NULL, {"\"recipients\":"}},
 	{{"--mail", "/nonexistent.eml", MAIL "/qmail.eml"}, 2,
 	 {"qmail.eml: bounce (non-standard format)"},
 	 "smtpcode: /nonexistent.eml: No such file or directory\n", {NULL}},

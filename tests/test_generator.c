@@ -306,6 +306,34 @@ static const struct mutation mutations[] = {
 	 "engine: postfix\nname: Example MTA log\nmarker: examplemta:\n"
 	 "recipient: to=\nhost: relay=\nstatus: status=\ndsn: dsn=\n"
 	 "reply-after: \" said: \"\n", ""},
+
+	/* reason wordings (data/reasons/, tools/gentable/wordings.c), from
+	 * line 102 of good.txt; the codes that leave the reason to them */
+	{"reason-words: mailboxfull\n", "reason-words: fullness\n",
+	 "102: 'fullness' is not a reason (src/core/vocab.c lists them)"},
+	{"reason-words: userunknown\n", "reason-words: mailboxfull\n",
+	 "107: duplicate reason-words mailboxfull (first at "},
+	{"priority: 20\n", "priority: 10\n",
+	 "108: reason-words userunknown has the priority of mailboxfull ("},
+	{"priority: 20\n", "",
+	 "107: reason-words userunknown has no 'priority:'"},
+	{"phrase: no such user\n", "note: none\n",
+	 "107: reason-words userunknown has no 'phrase:'"},
+	{"phrase: no such user\n", "phrase: Over Quota\n",
+	 "109: phrase 'Over Quota' is already in reason-words mailboxfull ("},
+	{"phrase: over quota\n", "phrase: ok\n",
+	 "105: a reason's phrase is 3 to 80 characters without blanks at its ends"},
+	{"phrase: over quota\n", "phrase: over <quota>\n",
+	 "105: a reason's phrase has no '<' or '>'"},
+	{"phrase: over quota\n", "phrase: over  quota\n",
+	 "105: a reason's phrase has no double spaces"},
+	{"phrase: no such user\n", "phrase: no such user\nscope: mailbox\n",
+	 "110: 'scope' does not belong in a record for userunknown"},
+	{"scope: mailbox\n", "scope: mailbox\nphrase: over quota\n",
+	 "9: 'phrase' does not belong in a record for X.1.1"},
+	{"scope: mailbox\n", "scope: mailbox\nreason-from: code\n",
+	 "9: reason-from takes 'words'"},
+	{"scope: mailbox\n", "scope: mailbox\nreason-from: words\n", ""},
 };
 
 /* The file at path, which the test cannot do without. */

@@ -356,8 +356,23 @@ static const struct want_mail corpus[] = {
 	 .subject = "Automatic reply: Project update", .reporting_mta = ""},
 	{.file = "autoreply-vacation.eml", .kind = SMTPCODE_MAIL_AUTOREPLY,
 	 .subject = "Re: Invoice 2024-117", .reporting_mta = ""},
-	{.file = "arf.eml", .kind = SMTPCODE_MAIL_FEEDBACK,
-	 .subject = "FW: Earn money", .reporting_mta = "mail.example.com"},
+	/* One recipient: the reported message's, its action the
+	 * Feedback-Type. */
+	/* Folded diagnostics joined; an address in one kept as written. */
+	{"reason-words.eml", SMTPCODE_MAIL_DSN,
+	 "Undelivered Mail Returned to Sender", "relay.example.net", 3,
+	 {{"dora@example.com", "failed", "5.0.0", "5.0.0",
+	   "552 Mailbox full: dora has used all of her storage", "552",
+	   "mx.example.com", 0},
+	  {"erik@example.com", "failed", "5.7.1", "5.7.1",
+	   "554 5.7.1 Message rejected as SPAM by the content filter "
+	   "<filter@example.com>", "554 5.7.1", "mx.example.com", 0},
+	  {"fay@example.com", "failed", "5.1.1", "5.1.1",
+	   "550 5.1.1 <fay@example.com>: Recipient address rejected: mailbox "
+	   "full of old mail", "550 5.1.1", "mx.example.com", 0}}},
+	{"arf.eml", SMTPCODE_MAIL_FEEDBACK, "FW: Earn money",
+	 "mail.example.com", 1,
+	 {{"user@example.com", "abuse", "", "", "", "", "", 0}}},
 	{.file = "ordinary.eml", .kind = SMTPCODE_MAIL_OTHER,
 	 .subject = "Re: bounces from the newsletter", .reporting_mta = ""},
 	{.file = "ordinary-quoted.eml", .kind = SMTPCODE_MAIL_OTHER,
@@ -446,6 +461,7 @@ static void test_corpus_complete(void **state)
 		"postfix-dsn-3.eml", "postfix-text.eml", "qmail.eml",
 		"sendmail-dsn.eml", "sendmail-text.eml", "truncated-status.eml",
 		"truncated.eml", "xfailed-bare.eml", "yahoo.eml",
+		"reason-words.eml",
 	};
 	(void)state;
 	assert_int_equal(sizeof files / sizeof files[0],

@@ -167,9 +167,78 @@ static void test_report_of(void **state)
 	                 SMTPCODE_REPORT_UNSAID);
 }
 
+/* The reason of a reply's words (data/reasons/): the phrase whose reason
+ * comes first wins wherever it is; case and runs of blanks aside; not
+ * inside <...>. */
+static void test_wording(void **state)
+{
+	static const struct {
+		const char *text, *reason, *phrase;
+	} texts[] = {
+		{"550 Mailbox FULL", "mailboxfull", "mailbox full"},
+		{"550 mailbox\r\n\t  full", "mailboxfull", "mailbox full"},
+		/* mailboxfull (10) before userunknown (90), wherever found */
+		{"550 user unknown, or rather: mailbox full", "mailboxfull",
+		 "mailbox full"},
+		{"554 <mailbox-full@example.com> looks like spam", "spamdetected",
+		 "looks like spam"},
+		{"554 <unclosed mailbox full", "mailboxfull", "mailbox full"},
+		{"550 Requested action not taken", NULL, NULL},
+		{"", NULL, NULL},
+	};
+	struct smtpcode_wording w;
+	(void)state;
+	for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+		const char *t = texts[i].text;
+		bool found = smtpcode_wording(t, strlen(t), &w);
+		assert_int_equal(found, texts[i].reason != NULL);
+		if (!found) {
+			assert_null(w.phrase);
+			assert_int_equal(w.reason, 0);
+			continue;
+		}
+		assert_string_equal(smtpcode_value_name(SMTPCODE_REASON, w.reason),
+		                    texts[i].reason);
+		assert_string_equal(w.phrase, texts[i].phrase);
+	}
+	assert_false(smtpcode_wording(NULL, 0, &w));
+}
+
+/* Which verdicts leave their reason to the words: a generic code's, none;
+ * not a specific code's, a success's, or a provider's entry its own
+ * phrase picked. */
+static void test_reason_from_words(void **state)
+{
+	static const struct {
+		const char *reply;
+		bool words;
+	} replies[] = {
+		{"550 whatever", true},
+		{"554 5.7.1 whatever", true},
+		{"5.0.0", true},
+		{"550 5.1.1 whatever", false},
+		{"250 2.0.0 Ok: queued", false},
+		{"554 5.7.1 <a@b.example>: Relay access denied", false},
+	};
+	struct smtpcode_query q;
+	struct smtpcode_result r;
+	(void)state;
+	for (size_t i = 0; i < sizeof replies / sizeof *replies; i++) {
+		const char *t = replies[i].reply;
+		assert_int_equal(smtpcode_parse(t, strlen(t), &q), SMTPCODE_OK);
+		smtpcode_resolve(&q, t, strlen(t), NULL, &r);
+		if (smtpcode_reason_from_words(&r) != replies[i].words)
+			fail_msg("%s: reason from words %d, want %d", t,
+			         !replies[i].words, replies[i].words);
+	}
+	memset(&q, 0, sizeof q); /* no code at all */
+	smtpcode_resolve(&q, NULL, 0, NULL, &r);
+	assert_true(smtpcode_reason_from_words(&r));
+}
+
 int main(void)
 {
-	struct CMUnitTest tests[sizeof cases / sizeof *cases + 3];
+	struct CMUnitTest tests[sizeof cases / sizeof *cases + 5];
 	size_t n = 0;
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
 		tests[n++] = (struct CMUnitTest){cases[i].reply, test_case, NULL,
@@ -177,5 +246,7 @@ int main(void)
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_reason_across_classes);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_unknown_code);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_report_of);
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_wording);
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_reason_from_words);
 	return _cmocka_run_group_tests("verdict", tests, n, NULL, NULL);
 }

@@ -33,7 +33,7 @@ static void warn(struct row *w, const char *fmt, ...)
 {
 	va_list ap;
 	if (w->nwarnings == sizeof w->warnings / sizeof *w->warnings)
-		return; /* (four at most are ever made) */
+		return; /* (six at most are ever made) */
 	va_start(ap, fmt);
 	vsnprintf(w->warning_text[w->nwarnings], sizeof w->warning_text[0], fmt,
 	          ap); /* (gentable keeps the data's part of a warning short) */
@@ -86,8 +86,17 @@ static void verdict_warnings(struct row *w, const struct smtpcode_result *r)
 		       "still queued although %s reports an expiry", w->code);
 }
 
+void words_of(const struct smtpcode_result *r, const char *text, size_t len,
+              struct smtpcode_wording *w)
+{
+	memset(w, 0, sizeof *w);
+	if (len && smtpcode_reason_from_words(r))
+		smtpcode_wording(text, len, w);
+}
+
 void row_of_result(struct row *w, const struct smtpcode_result *r,
-                   const char *input, enum smtpcode_report report)
+                   const char *input, enum smtpcode_report report,
+                   const struct smtpcode_wording *words)
 {
 	const struct smtpcode_match *m = &r->match;
 	unsigned basic = r->query.basic;
@@ -97,8 +106,17 @@ void row_of_result(struct row *w, const struct smtpcode_result *r,
 	w->r = r;
 	w->entry = smtpcode_answer(r);
 	smtpcode_verdict(r, report, &w->verdict);
+	if (words && words->reason) {
+		w->wording = *words;
+		w->verdict.value[SMTPCODE_REASON] = (unsigned char)words->reason;
+	}
 	if (r->query.basic || r->query.enhanced)
 		smtpcode_format(&r->query, w->code, sizeof w->code);
+	if (w->wording.phrase)
+		warn(w, "the reason comes from the reply's words: \"%s\" means "
+		     "%s (%s leaves the reason to the words)", w->wording.phrase,
+		     smtpcode_value_name(SMTPCODE_REASON, w->wording.reason),
+		     w->code[0] ? w->code : "a reply without a code");
 	if (!w->code[0])
 		warn(w, "%s", "no code was found");
 	else if (!r->known)

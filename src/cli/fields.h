@@ -26,10 +26,12 @@ struct row {
 	const struct smtpcode_result *r;    /* NULL for a category row */
 	const struct smtpcode_entry *entry; /* the answer, or NULL if unknown */
 	struct smtpcode_verdict verdict;    /* what scripts act on */
+	struct smtpcode_wording wording;    /* the reply's words, when they
+	                                       gave the reason */
 	char code[32];                      /* the code shown */
-	const char *warnings[4];
+	const char *warnings[6];
 	size_t nwarnings;
-	char warning_text[4][512];
+	char warning_text[6][512];
 };
 
 enum value_type {
@@ -46,10 +48,16 @@ struct value {
 	enum smtpcode_list list; /* V_LIST: items' keys (basic) or texts */
 };
 
+/* What text[0..len) (a reply) says of r's reason when r leaves it to the
+ * words (smtpcode_reason_from_words()): w->reason 0 when nothing. */
+void words_of(const struct smtpcode_result *r, const char *text, size_t len,
+              struct smtpcode_wording *w);
 /* Fill a row for a lookup result, which report says more of (see
- * smtpcode_verdict()), or for a category. */
+ * smtpcode_verdict()) and whose reason words gives when not NULL
+ * (words_of()); or for a category. */
 void row_of_result(struct row *w, const struct smtpcode_result *r,
-                   const char *input, enum smtpcode_report report);
+                   const char *input, enum smtpcode_report report,
+                   const struct smtpcode_wording *words);
 void row_of_category(struct row *w, const struct smtpcode_entry *e,
                      const char *input);
 

@@ -48,6 +48,9 @@ struct resolved {
 	size_t len;
 	char reply[RESOLVED_MAX];
 	struct smtpcode_result r;
+	struct smtpcode_wording words; /* its reason from its words, if any
+	                                  (they ignore what <...> encloses, as
+	                                  the key may) */
 	const struct verdict *verdict; /* its verdict's slot, when there */
 	unsigned long stamp; /* and that slot's stamp still: 0 none */
 };
@@ -59,6 +62,7 @@ struct verdict {
 	struct smtpcode_query codes; /* only the codes: no text */
 	struct smtpcode_match match; /* without its count of candidates */
 	enum smtpcode_report report; /* what the line said of the message */
+	const char *phrase;          /* the words that gave the reason */
 	char code[32];               /* as row_of_result() writes it */
 	char text[VERDICT_MAX];
 	struct rendered shown;       /* code and text, as rendered */
@@ -88,6 +92,7 @@ struct log_ctx {
 	struct smtpcode_logline line;
 	struct origin origin;
 	struct smtpcode_result own; /* a reply too long to keep, resolved */
+	struct smtpcode_wording own_words; /* and its reason from its words */
 };
 
 static const char *display_name(const char *path)
@@ -266,6 +271,7 @@ static NOINLINE struct resolved *resolve_anew(struct log_ctx *c,
 	unsigned char state[WAYS];
 
 	smtpcode_resolve(q, reply.s, reply.len, c->o->provider, &c->own);
+	words_of(&c->own, reply.s, reply.len, &c->own_words);
 	if (len > RESOLVED_MAX)
 		return NULL;
 	for (size_t i = 0; i < WAYS; i++)
@@ -279,6 +285,7 @@ static NOINLINE struct resolved *resolve_anew(struct log_ctx *c,
 	if (k.tail.len)
 		memcpy(s->reply + k.head.len, k.tail.s, k.tail.len);
 	s->r = c->own;
+	s->words = c->own_words;
 	s->stamp = 0;
 	return s;
 }
@@ -368,7 +375,8 @@ static bool same_match(const struct smtpcode_match *a,
  * reason as resolve_anew(). */
 static NOINLINE const struct verdict *
 verdict_of(struct log_ctx *c, enum record_format format,
-           const struct smtpcode_result *r, enum smtpcode_report report)
+           const struct smtpcode_result *r,
+           const struct smtpcode_wording *words, enum smtpcode_report report)
 {
 	struct smtpcode_query codes;
 	struct smtpcode_match m;
@@ -385,10 +393,12 @@ verdict_of(struct log_ctx *c, enum record_format format,
 	h = pointer_hash(h, m.phrase);
 	h = pointer_hash(h, m.provider);
 	h = pointer_hash(h, m.marker);
+	h = pointer_hash(h, words->phrase);
 	for (size_t i = 0; i < WAYS; i++) {
 		v = &c->verdicts[way(h, i, VERDICT_SLOTS)];
 		if (v->state != SLOT_FREE && same_query(&v->codes, &codes) &&
-		    same_match(&v->match, &m) && v->report == report) {
+		    same_match(&v->match, &m) && v->report == report &&
+		    v->phrase == words->phrase) {
 			v->state = SLOT_REUSED;
 			return v;
 		}
@@ -397,7 +407,7 @@ verdict_of(struct log_ctx *c, enum record_format format,
 		state[i] = c->verdicts[way(h, i, VERDICT_SLOTS)].state;
 	v = &c->verdicts[way(h, victim(h, state), VERDICT_SLOTS)];
 	v->stamp = 0; /* what points to the slot's old verdict no longer may */
-	row_of_result(&w, r, NULL, report);
+	row_of_result(&w, r, NULL, report, words);
 	k.text = v->text;
 	k.len = 0;
 	k.size = sizeof v->text;
@@ -410,6 +420,7 @@ verdict_of(struct log_ctx *c, enum record_format format,
 	v->codes = codes;
 	v->match = m;
 	v->report = report;
+	v->phrase = words->phrase;
 	memcpy(v->code, w.code, sizeof v->code);
 	v->shown = (struct rendered){v->code, strlen(v->code), v->text, k.len};
 	return v;
@@ -425,7 +436,7 @@ static void set_origin(struct log_ctx *c, unsigned long lineno,
 
 	o->file = c->file;
 	o->line = lineno;
-	o->index = -1;
+	o->index = RECORD_LOG_INDEX;
 	o->recipient = l->recipient;
 	o->domain = l->domain;
 	o->relay = l->relay;
@@ -446,11 +457,12 @@ static void set_origin(struct log_ctx *c, unsigned long lineno,
  * for the same reason as resolve_anew(). */
 static NOINLINE void record_whole(struct log_ctx *c, const char *line,
                                   size_t len, enum record_format format,
-                                  const struct smtpcode_result *r)
+                                  const struct smtpcode_result *r,
+                                  const struct smtpcode_wording *words)
 {
 	struct row w;
 
-	row_of_result(&w, r, NULL, c->origin.report);
+	row_of_result(&w, r, NULL, c->origin.report, words);
 	w.origin = &c->origin;
 	if (c->o->mode == LOG_ANNOTATE)
 		render_annotation(line, len, &w);
@@ -469,19 +481,21 @@ static void record(struct log_ctx *c, const char *line, size_t len,
 	    mode == LOG_ANNOTATE ? RECORD_TEXT : c->o->format;
 	struct resolved *s = resolve(c, chosen(l), l->reply, l->recipient);
 	const struct smtpcode_result *r = s ? &s->r : &c->own;
+	const struct smtpcode_wording *words = s ? &s->words : &c->own_words;
 	const struct verdict *v;
 
 	set_origin(c, lineno, format);
+	c->origin.reason_phrase = words->phrase;
 	if (s && s->stamp && s->verdict->stamp == s->stamp &&
 	    s->verdict->report == c->origin.report) {
 		v = s->verdict; /* this reply's, as last time */
-	} else if ((v = verdict_of(c, format, r, c->origin.report)) != NULL &&
+	} else if ((v = verdict_of(c, format, r, words, c->origin.report)) != NULL &&
 	           s) {
 		s->verdict = v;
 		s->stamp = v->stamp;
 	}
 	if (!v)
-		record_whole(c, line, len, format, r);
+		record_whole(c, line, len, format, r, words);
 	else if (mode == LOG_ANNOTATE)
 		render_annotation_with(line, len, &c->origin, &v->shown);
 	else

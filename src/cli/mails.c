@@ -90,8 +90,10 @@ static void recipient_header(const struct origin *o,
 		out_escaped(stdout, m->remote_mta.s, m->remote_mta.len);
 		out_str("\n");
 	}
-	out_str("  Verdict    rests on the ");
-	out_str(o->verdict_from);
+	out_str("  Verdict    rests on ");
+	out_str(o->verdict_from ? "the " : "nothing: no code and no known "
+	                                   "words");
+	out_str(o->verdict_from ? o->verdict_from : "");
 	out_str("\n\n");
 }
 
@@ -106,12 +108,24 @@ static struct smtpcode_text domain_of(struct smtpcode_text addr)
 	return d;
 }
 
-static void explain(const char *file, const struct mail_options *o,
-                    const struct smtpcode_mail *mail, long i)
+/* The reason a kind of message gives whatever its codes: an auto-reply's
+ * is vacation, a feedback report's feedback; 0 for the others. */
+static int kind_reason(enum smtpcode_mail_kind k)
 {
-	const struct smtpcode_mail_recipient *m = &mail->recipients[i];
+	const char *r = k == SMTPCODE_MAIL_AUTOREPLY ? "vacation"
+	              : k == SMTPCODE_MAIL_FEEDBACK ? "feedback" : NULL;
+	return r ? smtpcode_value_parse(SMTPCODE_REASON, r, strlen(r)) : 0;
+}
+
+/* The record of recipient m, the i-th of mail, or the message's own (i
+ * RECORD_MESSAGE_INDEX, m empty) when it names none. */
+static void explain(const char *file, const struct mail_options *o,
+                    const struct smtpcode_mail *mail,
+                    const struct smtpcode_mail_recipient *m, long i)
+{
 	struct smtpcode_query q;
 	struct smtpcode_result r;
+	struct smtpcode_wording words;
 	struct origin org;
 	struct row w;
 
@@ -128,8 +142,20 @@ static void explain(const char *file, const struct mail_options *o,
 	org.reply = m->diagnostic;
 	org.verdict_from = choose(m, &q);
 	org.report = smtpcode_report_of(m->action.s, m->action.len);
+	org.message_kind = kind_id(mail->kind);
+	if (mail->kind == SMTPCODE_MAIL_FEEDBACK)
+		org.feedback_type = m->action;
 	smtpcode_resolve(&q, m->diagnostic.s, m->diagnostic.len, o->provider, &r);
-	row_of_result(&w, &r, NULL, org.report);
+	words_of(&r, m->diagnostic.s, m->diagnostic.len, &words);
+	row_of_result(&w, &r, NULL, org.report, &words);
+	org.reason_phrase = words.phrase;
+	if (kind_reason(mail->kind)) { /* what the message is decides */
+		w.verdict.value[SMTPCODE_REASON] =
+		    (unsigned char)kind_reason(mail->kind);
+		org.verdict_from = "message";
+	} else if (!q.basic && !q.enhanced && !words.phrase) {
+		org.verdict_from = NULL; /* nothing to rest on */
+	}
 	if (o->format != RECORD_TEXT) { /* the fields of a record */
 		const struct smtpcode_query *d = &m->diagnostic_code;
 		org.seen_basic = seen_code(m->diagnostic, d, 0);
@@ -139,10 +165,21 @@ static void explain(const char *file, const struct mail_options *o,
 		return;
 	}
 	recipient_header(&org, m, i);
-	if (q.basic || q.enhanced)
+	if (q.basic || q.enhanced) {
 		render_text(&w, m->diagnostic.s ? m->diagnostic.s : "");
-	else
+	} else {
+		int reason = w.verdict.value[SMTPCODE_REASON];
 		out_str("  (no code for this recipient)\n");
+		if (reason) {
+			out_str("  Reason     ");
+			out_str(smtpcode_value_name(SMTPCODE_REASON, reason));
+			out_str(" (");
+			out_str(smtpcode_value_label(SMTPCODE_REASON, reason));
+			out_str(words.phrase ? "), by the reply's words \"" : ")");
+			out_str(words.phrase ? words.phrase : "");
+			out_str(words.phrase ? "\"\n" : "\n");
+		}
+	}
 	out_str("\n");
 }
 
@@ -219,11 +256,9 @@ static int read_mail(const char *path, const struct mail_options *o,
 		input_error(path, "out of memory for its recipients");
 		return -1;
 	}
-	if (o->format == RECORD_JSON && mail.nrecipients == 0) {
-		out_str("{\"file\":");
-		json_plain(file);
-		out_printf(",\"message_kind\":\"%s\",\"recipients\":0}\n",
-		           kind_id(mail.kind));
+	if (o->format != RECORD_TEXT && mail.nrecipients == 0) {
+		static const struct smtpcode_mail_recipient none;
+		explain(file, o, &mail, &none, RECORD_MESSAGE_INDEX);
 	} else if (o->format == RECORD_TEXT) {
 		out_escaped(stdout, file, strlen(file));
 		out_str(": ");
@@ -235,7 +270,7 @@ static int read_mail(const char *path, const struct mail_options *o,
 	/* parse_mail() stored them all (max only keeps a broken library
 	 * from sending this past the array). */
 	for (size_t i = 0; i < mail.nrecipients && i < mail.max; i++)
-		explain(file, o, &mail, (long)i);
+		explain(file, o, &mail, &mail.recipients[i], (long)i);
 	return 0;
 }
 

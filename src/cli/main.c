@@ -155,7 +155,7 @@ static void emit_entry(const struct options *o, const struct smtpcode_entry *e,
 	struct smtpcode_result r;
 	struct row w;
 	smtpcode_resolve_entry(e, &r);
-	row_of_result(&w, &r, input, SMTPCODE_REPORT_UNSAID);
+	row_of_result(&w, &r, input, SMTPCODE_REPORT_UNSAID, NULL);
 	w.entry = e;
 	if (o->mode == MODE_TEXT) { /* lists read best one line each */
 		render_brief(&w);
@@ -220,6 +220,7 @@ static int lookup(const struct options *o, int argc, char **argv)
 		struct smtpcode_result r;
 		struct smtpcode_pattern pat;
 		const struct smtpcode_entry *cat;
+		struct smtpcode_wording words;
 		struct row w;
 		size_t len = strlen(argv[i]);
 		enum smtpcode_error err = smtpcode_parse(argv[i], len, &q);
@@ -253,7 +254,8 @@ static int lookup(const struct options *o, int argc, char **argv)
 			i++;
 		}
 		smtpcode_resolve(&q, argv[i], strlen(argv[i]), o->provider, &r);
-		row_of_result(&w, &r, argv[i], SMTPCODE_REPORT_UNSAID);
+		words_of(&r, argv[i], len, &words);
+		row_of_result(&w, &r, argv[i], SMTPCODE_REPORT_UNSAID, &words);
 		emit(o, &w, &r, argv[i]);
 		if (!r.known && status == EXIT_FOUND)
 			status = EXIT_UNKNOWN;

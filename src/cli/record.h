@@ -24,7 +24,8 @@
  *            there is one key of this kind.  Takes its length.
  *   R_LINE   a line number (unsigned long): decimal.  Takes 20 digits.
  *   R_INDEX  a recipient's index (long): decimal, counted from 1 in text,
- *            from 0 in TSV and JSON.  Takes 20 digits.
+ *            from 0 in TSV and JSON; a message's own record
+ *            (RECORD_MESSAGE_INDEX): "-", JSON's null.  Takes 20 digits.
  *   R_TEXT   a span of the input (struct smtpcode_text): escaped in text
  *            and TSV, "-" when absent; a JSON string, or null.  Takes its
  *            length, or 1.
@@ -55,10 +56,17 @@ struct origin {
 	                                message's fate (not written) */
 };
 
-/* Which record o is: a log's line (index -1), or a bounce's recipient. */
+/* The index of a log line's record, and of a message's own record (one
+ * that names no recipient: an auto-reply, a bounce whose recipients were
+ * not found, a message that is not a bounce). */
+#define RECORD_LOG_INDEX (-1)
+#define RECORD_MESSAGE_INDEX (-2)
+
+/* Which record o is: a log's line, or a message's (a recipient's, or the
+ * message's own). */
 static inline enum record_mode record_mode(const struct origin *o)
 {
-	return o->index < 0 ? REC_LOG : REC_MAIL;
+	return o->index == RECORD_LOG_INDEX ? REC_LOG : REC_MAIL;
 }
 
 /* Whether a key of modes is in a record of mode: known when compiled for

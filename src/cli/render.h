@@ -17,7 +17,7 @@ void render_text(const struct row *w, const char *input);
 
 /* One entry in full: the verdict v, then the explanation. */
 void render_entry(const struct smtpcode_entry *e,
-                  const struct smtpcode_verdict *v);
+                  const struct smtpcode_verdict *v, const char *reason_phrase);
 /* A class-independent code (X.3.1): what each class of it means. */
 void render_topic(const struct smtpcode_entry *e,
                   const struct smtpcode_query *q);

@@ -247,7 +247,7 @@ static void providers_section(const struct smtpcode_entry *e)
 /* A class variant (4.3.1) or a basic code (452): the full verdict, v,
  * which is e's own unless more than e decided it. */
 void render_entry(const struct smtpcode_entry *e,
-                  const struct smtpcode_verdict *v)
+                  const struct smtpcode_verdict *v, const char *reason_phrase)
 {
 	const unsigned char *val = v->value;
 	const struct smtpcode_entry *now = v->basic_decides ? v->from : e;
@@ -284,6 +284,12 @@ void render_entry(const struct smtpcode_entry *e,
 	verdict_line("Suppress", SMTPCODE_SUPPRESS, val[SMTPCODE_SUPPRESS]);
 	verdict_line("Bounce", SMTPCODE_BOUNCE, val[SMTPCODE_BOUNCE]);
 	verdict_line("Reason", SMTPCODE_REASON, val[SMTPCODE_REASON]);
+	if (reason_phrase) {
+		char line[160];
+		str_cat(line, sizeof line, "the reply's words \"", reason_phrase,
+		        "\" (the code leaves the reason to them)", (char *)NULL);
+		text_line("Reason by", line);
+	}
 	text_line("Decided by", decided_by(v, decided, sizeof decided));
 	basic_line(e);
 	group_line(e);
@@ -367,5 +373,5 @@ void render_category(const struct smtpcode_entry *e)
 	memset(&v, 0, sizeof v);
 	for (int f = 0; f < SMTPCODE_NFIELDS; f++)
 		v.value[f] = (unsigned char)smtpcode_value(e, (enum smtpcode_field)f);
-	render_entry(e, &v);
+	render_entry(e, &v, NULL);
 }

@@ -367,7 +367,8 @@ static inline void json_R_LINE(struct sink *k, const char *key, size_t n,
 static inline void json_R_INDEX(struct sink *k, const char *key, size_t n,
                                 bool carried, long i)
 {
-	json_R_LINE(k, key, n, carried, (unsigned long)i);
+	/* a message's own record: null */
+	json_R_LINE(k, key, n, carried && i >= 0, (unsigned long)i);
 }
 
 /* A span of the input, whole: a string, or null when absent. */

@@ -303,7 +303,10 @@ static void write_R_LINE(struct sink *k, enum record_format format,
 
 static void write_R_INDEX(struct sink *k, enum record_format format, long i)
 {
-	sink_number(k, (unsigned long)i + (format == RECORD_TSV ? 0 : 1));
+	if (i < 0) /* the message's own record */
+		put(k, "-");
+	else
+		sink_number(k, (unsigned long)i + (format == RECORD_TSV ? 0 : 1));
 }
 
 static void write_R_TEXT(struct sink *k, enum record_format format,

@@ -146,7 +146,7 @@ static void header_rule(const void *arg)
 static void entry_out(const void *arg)
 {
 	const struct row *w = arg;
-	render_entry(w->entry, &w->verdict);
+	render_entry(w->entry, &w->verdict, w->wording.phrase);
 }
 
 static void topic_out(const void *arg)
@@ -224,9 +224,10 @@ static void answer(const struct row *w, uint64_t *key, size_t n)
 	const struct smtpcode_entry *e = w->entry;
 
 	if (e && (r->match.entry || !q->enhanced || q->cls != 0)) {
-		uint64_t entry_key[4] = {PART_ENTRY, (uint64_t)(uintptr_t)e};
-		verdict_words(&w->verdict, entry_key + 2);
-		memo_out(entry_key, 4, entry_out, w);
+		uint64_t entry_key[5] = {PART_ENTRY, (uint64_t)(uintptr_t)e,
+		                         (uint64_t)(uintptr_t)w->wording.phrase};
+		verdict_words(&w->verdict, entry_key + 3);
+		memo_out(entry_key, 5, entry_out, w);
 		return;
 	}
 	key[0] = e ? PART_TOPIC : PART_INFERRED;

@@ -47,6 +47,8 @@ struct smtpcode_entry {
 	uint16_t first[SMTPCODE_NLISTS];   /* index into table_items */
 	uint8_t count[SMTPCODE_NLISTS];
 	uint8_t value[SMTPCODE_NFIELDS];
+	uint8_t reason_from_words; /* 1: the reply's words decide the reason
+	                              when they name one (table_wordings) */
 };
 
 /* Shared between the library's files. */
@@ -129,6 +131,29 @@ struct table_group {
 
 extern const struct table_group table_groups[];
 extern const uint16_t table_provider_groups[]; /* one per provider, + 1 */
+
+/*
+ * The phrases that give a reason (data/reasons/, the generator's
+ * wordings.c), in ASCII lower case in table_wording_text, bucketed by their
+ * first two bytes: those whose bytes hash to b are table_wordings[
+ * table_wording_first[b]] up to table_wordings[table_wording_first[b + 1]],
+ * in order (their reasons' priority, then data order), so that the first
+ * found at a place is the one that would win there.
+ */
+#define TABLE_WORDING_BUCKETS 1024
+#define TABLE_WORDING_BUCKET(a, b) \
+	(((unsigned)(a) * 31u ^ (unsigned)(b)) & (TABLE_WORDING_BUCKETS - 1))
+
+struct table_wording {
+	uint32_t text;   /* offset in table_wording_text */
+	uint8_t len;     /* strlen of the phrase: 3 to 80 */
+	uint8_t reason;  /* a SMTPCODE_REASON value */
+	uint16_t order;  /* lower wins */
+};
+
+extern const char table_wording_text[];
+extern const struct table_wording table_wordings[];
+extern const uint16_t table_wording_first[TABLE_WORDING_BUCKETS + 1];
 
 /* Indices of the entries that stand for a range of codes (through:). */
 extern const uint32_t table_ranges[];

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "smtpcode.h"
+#include "table.h"
 
 static unsigned char value_named(enum smtpcode_field f, const char *name)
 {
@@ -27,21 +28,47 @@ static const struct smtpcode_entry *basic_class_entry(
 	return e ? e : r->basic;
 }
 
+/* The entry the verdict of r comes from; *basic_decides set when the
+ * classes disagree and the basic code's class decides. */
+static const struct smtpcode_entry *verdict_entry(
+    const struct smtpcode_result *r, bool *basic_decides)
+{
+	const struct smtpcode_query *q = &r->query;
+	*basic_decides = false;
+	if (q->basic && q->enhanced && q->cls &&
+	    r->pairing == SMTPCODE_PAIR_MISMATCH && basic_class_entry(r)) {
+		*basic_decides = true;
+		return basic_class_entry(r);
+	}
+	return smtpcode_answer(r);
+}
+
+bool smtpcode_reason_from_words(const struct smtpcode_result *r)
+{
+	bool basic_decides;
+	const struct smtpcode_entry *e = verdict_entry(r, &basic_decides);
+	if (!e)
+		return true;
+	/* Words do not make a success a failure of some kind. */
+	if (smtpcode_value(e, SMTPCODE_SEVERITY) == SMTPCODE_SUCCESS)
+		return false;
+	/* A provider's entry its own phrases picked says more than words. */
+	if (r->match.entry == e && r->match.phrase)
+		return false;
+	return e->reason_from_words != 0;
+}
+
 void smtpcode_verdict(const struct smtpcode_result *r,
                       enum smtpcode_report report, struct smtpcode_verdict *v)
 {
 	const struct smtpcode_query *q = &r->query;
-	const struct smtpcode_entry *e = smtpcode_answer(r);
+	const struct smtpcode_entry *e;
 	unsigned char *val;
 	bool entry_final;
 
 	memset(v, 0, sizeof *v);
 	val = v->value;
-	if (q->basic && q->enhanced && q->cls &&
-	    r->pairing == SMTPCODE_PAIR_MISMATCH && basic_class_entry(r)) {
-		e = basic_class_entry(r);
-		v->basic_decides = true;
-	}
+	e = verdict_entry(r, &v->basic_decides);
 	v->from = e;
 	if (e) {
 		for (int f = 0; f < SMTPCODE_NFIELDS; f++)

@@ -94,6 +94,10 @@ static const struct value reason[] = {
 	{"onhold", "delivery is on hold"},
 	{"delivered", "the message was accepted or delivered"},
 	{"undefined", "no specific reason"},
+	{"vacation", "an automatic reply: the recipient is away or answers "
+	             "by machine"},
+	{"feedback", "a feedback report: the message was reported as abuse, "
+	             "fraud or the like"},
 };
 
 static const struct value suppress[] = {

@@ -442,16 +442,31 @@ static void read_dsn(struct parser *ps, struct span body)
 	}
 }
 
-/* An ARF report (RFC 5965) names the MTA that made it. */
+/* An ARF report (RFC 5965): the MTA that made it, and one recipient for
+ * the reported message, whose action is the Feedback-Type (abuse, fraud,
+ * virus, not-spam...) and whose address is the first Original-Rcpt-To,
+ * else the Removal-Recipient (none when the report names neither). */
 static void read_feedback(struct parser *ps)
 {
+	struct dsn_recipient cur;
 	struct mime_header h;
 	struct mime_field f;
+
+	memset(&cur, 0, sizeof cur);
 	mime_header_begin(&h, mime_decode(&ps->work, ps->feedback_part.body,
 	                                  ps->feedback_part.encoding));
 	while (mime_header_next(&h, &f))
 		if (mime_ieq(f.name, "Reporting-MTA"))
 			set_reporting_mta(ps, typed_value(ps, f.value));
+		else if (mime_ieq(f.name, "Feedback-Type") && !cur.r.action.len)
+			cur.r.action = text_of(mail_first_word(f.value));
+		else if (mime_ieq(f.name, "Original-Rcpt-To") && mime_empty(cur.final))
+			cur.final = bare_address(f.value);
+		else if (mime_ieq(f.name, "Removal-Recipient") &&
+		         mime_empty(cur.original))
+			cur.original = bare_address(f.value);
+	cur.any = true;
+	commit_recipient(ps, &cur);
 }
 
 /* ---- The MIME tree ---- */

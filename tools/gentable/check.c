@@ -158,7 +158,7 @@ static void classify_definition(struct record *r, enum record_kind kind,
 
 static void classify(struct record *r)
 {
-	static unsigned ngroups, ncorpora, ndialects;
+	static unsigned ngroups, ncorpora, ndialects, nwordings;
 	struct field *f = &r->fields[0];
 	const char *s = f->value;
 
@@ -181,6 +181,10 @@ static void classify(struct record *r)
 	}
 	if (strcmp(f->def->name, "dialect") == 0) {
 		classify_definition(r, R_DIALECT, ++ndialects);
+		return;
+	}
+	if (strcmp(f->def->name, "reason-words") == 0) {
+		classify_definition(r, R_WORDS, ++nwordings);
 		return;
 	}
 	if (parse_category(r, s) == 0) {
@@ -244,6 +248,14 @@ static struct record *find_code(const char *s)
 	return NULL;
 }
 
+/* Whether records of kind are named by an id rather than a code. */
+static int named(enum record_kind kind)
+{
+	return kind == R_PROVIDER_DEF || kind == R_GROUP_DEF ||
+	       kind == R_CORPUS || kind == R_LAYOUT || kind == R_PHRASES ||
+	       kind == R_DIALECT || kind == R_WORDS;
+}
+
 static struct record *find_definition(enum record_kind kind, const char *id)
 {
 	for (size_t i = 0; i < nrecords; i++)
@@ -280,7 +292,11 @@ static int allowed(enum record_kind kind, const struct keydef *def)
 	static const char *const dialect[] = {"dialect", "engine", "name",
 	    "marker", "separator", "recipient", "host", "status", "dsn", "reply-after",
 	    "source", "note", NULL};
+	static const char *const wording[] = {"reason-words", "priority",
+	                                      "phrase", "note", NULL};
 	const char *k = def->name;
+	if (kind == R_WORDS)
+		return one_of(k, wording);
 	if (layout_only(k) && kind != R_LAYOUT && kind != R_PHRASES)
 		return 0;
 	if (def->index == DIALECT_KEY && kind != R_DIALECT)
@@ -310,6 +326,8 @@ static int allowed(enum record_kind kind, const struct keydef *def)
 		return layout_allows(kind, k);
 	case R_DIALECT:
 		return one_of(k, dialect);
+	case R_WORDS:
+		break; /* above */
 	}
 	return 0;
 }
@@ -413,6 +431,10 @@ static void check_fields(const struct record *r)
 			     "as YYYY-MM-DD");
 		else if (d->index == SMTPCODE_THROUGH)
 			check_through(r, f);
+		else if (strcmp(d->name, "reason-from") == 0 &&
+		         strcmp(f->value, "words") != 0)
+			fail(f->file, f->line, "reason-from takes 'words' (the "
+			     "reply's words decide the reason when they name one)");
 	}
 }
 
@@ -608,6 +630,9 @@ static void check_record(const struct record *r)
 		return;
 	case R_DIALECT:
 		check_dialect(r);
+		return;
+	case R_WORDS:
+		check_wording(r);
 		return;
 	case R_TOPIC:
 		require(r, "name", 1);
@@ -807,10 +832,7 @@ static void link_record(struct record *r)
 		r->topic = find_record(r->key);
 		return;
 	}
-	first = r->kind == R_PROVIDER_DEF || r->kind == R_GROUP_DEF ||
-	        r->kind == R_CORPUS || r->kind == R_LAYOUT || r->kind == R_PHRASES ||
-	        r->kind == R_DIALECT
-	            ? find_definition(r->kind, r->codetext)
+	first = named(r->kind) ? find_definition(r->kind, r->codetext)
 	            : find_record(r->key);
 	if (first != r) {
 		fail(r->file, r->line, "duplicate %s %s (first at %s:%ld)",
@@ -819,7 +841,8 @@ static void link_record(struct record *r)
 		     : r->kind == R_CORPUS ? "corpus"
 		     : r->kind == R_LAYOUT ? "layout"
 		     : r->kind == R_PHRASES ? "phrase list"
-		     : r->kind == R_DIALECT ? "dialect" : "code",
+		     : r->kind == R_DIALECT ? "dialect"
+		     : r->kind == R_WORDS ? "reason-words" : "code",
 		     r->codetext, first->file, first->line);
 		return;
 	}
@@ -841,9 +864,7 @@ static int usable(const struct record *r)
 		return 0;
 	if (r->kind == R_PROVIDER)
 		return r->provider != 0;
-	if (r->kind == R_PROVIDER_DEF || r->kind == R_GROUP_DEF ||
-	    r->kind == R_CORPUS || r->kind == R_LAYOUT || r->kind == R_PHRASES ||
-	    r->kind == R_DIALECT)
+	if (named(r->kind))
 		return find_definition(r->kind, r->codetext) == r;
 	return find_record(r->key) == r && (r->kind != R_VARIANT || r->topic);
 }
@@ -932,6 +953,7 @@ void check_all(void)
 		if (r->kind == R_PROVIDER)
 			check_provider_entries(r);
 	}
+	check_wordings();
 	for (size_t i = 0; i < nrecords; i++)
 		if (records[i].kind == R_TOPIC && !records[i].has_variant)
 			fail(records[i].file, records[i].line, "%s has no class "

@@ -51,7 +51,8 @@ enum record_kind {
 	R_CORPUS,       /* corpus: sisimai-rhost; dropped once checked */
 	R_LAYOUT,       /* layout: postfix (layouts.c) */
 	R_PHRASES,      /* phrases: autoreply-subject (layouts.c) */
-	R_DIALECT       /* dialect: courier; written by dialects.c */
+	R_DIALECT,      /* dialect: courier; written by dialects.c */
+	R_WORDS         /* reason-words: mailboxfull; wordings.c */
 };
 
 struct record {
@@ -130,5 +131,12 @@ void check_dialect(const struct record *r);
 /* Before write_table() drops them; then their table, into table.c. */
 void keep_dialects(void);
 void write_dialects(FILE *out);
+
+/* wordings.c: reason wordings (data/reasons/) */
+void check_wording(const struct record *r);
+void check_wordings(void); /* across records, after each's own checks */
+/* Before write_table() drops them; then their table, into table.c. */
+void keep_wordings(void);
+void write_wordings(FILE *out);
 
 #endif

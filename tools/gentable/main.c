@@ -34,6 +34,8 @@ const struct keydef keydefs[] = {
 	{"differs", SCALAR_VALUE, SMTPCODE_DIFFERS, 0},
 	{"final", SCALAR_VALUE, SMTPCODE_FINAL, 1},
 	{"decides", SCALAR_TEXT, SMTPCODE_DECIDES, 1},
+	/* "words": the reply's words decide the reason (write.c) */
+	{"reason-from", SCALAR_TEXT, NOT_WRITTEN, 1},
 	{"match", LIST, SMTPCODE_MATCHES, 0},
 	{"marker", LIST, SMTPCODE_MATCHES, 0},
 	{"cause", LIST, SMTPCODE_CAUSES, 1},
@@ -66,6 +68,8 @@ const struct keydef keydefs[] = {
 	/* Log dialects (data/logs/, tools/gentable/dialects.c); they share
 	 * name, marker, note and source with the other records. */
 	{"dialect", SCALAR_TEXT, DIALECT_KEY, 0},
+	/* Reason wordings: wordings.c reads and writes them. */
+	{"reason-words", SCALAR_TEXT, NOT_WRITTEN, 0},
 	{"engine", SCALAR_TEXT, DIALECT_KEY, 0},
 	{"separator", SCALAR_TEXT, DIALECT_KEY, 0},
 	{"recipient", SCALAR_TEXT, DIALECT_KEY, 0},

@@ -156,10 +156,11 @@ void read_stream(FILE *fp, const char *file)
 		if (!r) {
 			if (strcmp(def->name, "code") && strcmp(def->name, "provider") &&
 			    strcmp(def->name, "group") && strcmp(def->name, "corpus") &&
-			    !layout_record(def->name) && strcmp(def->name, "dialect")) {
+			    !layout_record(def->name) && strcmp(def->name, "dialect") &&
+			    strcmp(def->name, "reason-words")) {
 				fail(file, line, "a record must start with 'code:', "
 				     "'provider:', 'group:', 'corpus:', 'layout:', "
-				     "'phrases:' or 'dialect:'");
+				     "'phrases:', 'dialect:' or 'reason-words:'");
 				continue;
 			}
 			r = new_record(file, line);

@@ -173,6 +173,7 @@ static void make_entry(const struct record *r, struct smtpcode_entry *e)
 			e->value[d->index] = (uint8_t)(f ? value_of(r, d->name) : 0);
 	}
 	make_lists(r, e, 0);
+	e->reason_from_words = lookup(r, "reason-from") != NULL;
 	if (verdict && !e->value[SMTPCODE_DIFFERS])
 		e->value[SMTPCODE_DIFFERS] =
 		    (uint8_t)smtpcode_value_parse(SMTPCODE_DIFFERS, "no", 2);
@@ -231,7 +232,7 @@ static void write_entry(FILE *out, const struct smtpcode_entry *e,
 	fputs("}, {", out);
 	for (int k = 0; k < SMTPCODE_NFIELDS; k++)
 		fprintf(out, "%s%u", k ? ", " : "", e->value[k]);
-	fprintf(out, "}}, /* %s */\n", comment);
+	fprintf(out, "}, %u}, /* %s */\n", e->reason_from_words, comment);
 }
 
 /*
@@ -670,11 +671,12 @@ int write_table(const char *path, const char *date)
 	 * layouts and phrase lists are written apart (layouts.c), and so are
 	 * dialects (dialects.c), whose fields keep_dialects() takes now. */
 	keep_dialects();
+	keep_wordings();
 	for (size_t i = 0, n = nrecords; i < n; i++)
 		if (records[i].kind == R_LAYOUT || records[i].kind == R_PHRASES) {
 			layout_keep(&records[i]);
 			nrecords--;
-		} else if (records[i].kind == R_DIALECT) {
+		} else if (records[i].kind == R_DIALECT || records[i].kind == R_WORDS) {
 			nrecords--;
 		} else if (records[i].kind == R_CORPUS) {
 			free_fields(&records[i]);
@@ -754,6 +756,7 @@ int write_table(const char *path, const char *date)
 	write_markers(out, entries);
 	write_layouts(out);
 	write_dialects(out);
+	write_wordings(out);
 	free(phrases);
 	free(spans.w);
 	free(entries);

@@ -1,0 +1,209 @@
+/*
+ * Reason wordings: the records of data/reasons/ ("reason-words:
+ * mailboxfull"), each a reason of the vocabulary, a priority and the
+ * phrases of replies that give that reason.  Checked here and written into
+ * table.c as table_wordings[] (src/core/table.h), which src/match/wording.c
+ * searches: where a code leaves the reason to the words (a code record's
+ * "reason-from: words") or there is no code, the phrase found whose record
+ * has the lowest priority decides it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gentable.h"
+
+#define WORDING_MIN 3  /* shorter ones would match by accident */
+#define WORDING_MAX 80 /* a fragment of a reply, not a paragraph */
+
+static struct record *kept;
+static size_t nkept;
+
+static int fold(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c + 'a' - 'A' : c;
+}
+
+/* Whether a and b are one phrase to the matcher (ASCII case aside). */
+static int same_phrase(const char *a, const char *b)
+{
+	for (; *a && fold((unsigned char)*a) == fold((unsigned char)*b); a++, b++)
+		;
+	return !*a && !*b;
+}
+
+static void check_phrase(const struct field *f)
+{
+	const char *v = f->value;
+	size_t n = strlen(v);
+	if (n < WORDING_MIN || n > WORDING_MAX || v[0] == ' ' || v[n - 1] == ' ')
+		fail(f->file, f->line, "a reason's phrase is %d to %d characters "
+		     "without blanks at its ends", WORDING_MIN, WORDING_MAX);
+	/* The matcher passes over <...> (an address or a host, not the
+	 * reply's words): a phrase there would never be found. */
+	if (strpbrk(v, "<>"))
+		fail(f->file, f->line, "a reason's phrase has no '<' or '>' (the "
+		     "matcher skips what they enclose)");
+	for (const char *p = v; *p; p++)
+		if (p[0] == ' ' && p[1] == ' ')
+			fail(f->file, f->line, "a reason's phrase has no double "
+			     "spaces (a space matches any run of blanks)");
+}
+
+void check_wording(const struct record *r)
+{
+	const struct field *id = &r->fields[0];
+	if (smtpcode_value_parse(SMTPCODE_REASON, id->value,
+	                         strlen(id->value)) <= 0)
+		fail(id->file, id->line, "'%s' is not a reason (src/core/vocab.c "
+		     "lists them)", id->value);
+	if (!get(r, "phrase"))
+		fail(r->file, r->line, "reason-words %s has no 'phrase:'",
+		     id->value);
+	for (size_t i = 0; i < r->nfields; i++)
+		if (strcmp(r->fields[i].def->name, "phrase") == 0)
+			check_phrase(&r->fields[i]);
+}
+
+/* After every record's own checks: the priorities and the phrases are
+ * unique across records, as a phrase gives one reason and two records
+ * of one priority would be ordered by the file list. */
+void check_wordings(void)
+{
+	for (size_t i = 0; i < nrecords; i++)
+		if (records[i].kind == R_WORDS)
+			records[i].rank = record_priority(&records[i],
+			                                  "decide when several are found");
+	for (size_t i = 0; i < nrecords; i++) {
+		const struct record *r = &records[i];
+		if (r->kind != R_WORDS)
+			continue;
+		for (size_t j = 0; j < i; j++) {
+			const struct record *s = &records[j];
+			if (s->kind != R_WORDS)
+				continue;
+			if (r->rank && r->rank == s->rank)
+				fail(get(r, "priority")->file, get(r, "priority")->line,
+				     "reason-words %s has the priority of %s (%s:%ld)",
+				     r->codetext, s->codetext, s->file, s->line);
+		}
+		for (size_t k = 0; k < r->nfields; k++) {
+			const struct field *f = &r->fields[k];
+			if (strcmp(f->def->name, "phrase"))
+				continue;
+			for (size_t j = 0; j <= i; j++) {
+				const struct record *s = &records[j];
+				size_t end = j == i ? k : s->nfields;
+				if (s->kind != R_WORDS)
+					continue;
+				for (size_t m = 0; m < end; m++)
+					if (strcmp(s->fields[m].def->name, "phrase") == 0 &&
+					    same_phrase(s->fields[m].value, f->value))
+						fail(f->file, f->line, "phrase '%s' is "
+						     "already in reason-words %s (%s:%ld)",
+						     f->value, s->codetext,
+						     s->fields[m].file, s->fields[m].line);
+			}
+		}
+	}
+}
+
+static int by_rank(const void *a, const void *b)
+{
+	unsigned x = ((const struct record *)a)->rank;
+	unsigned y = ((const struct record *)b)->rank;
+	return x < y ? -1 : x > y;
+}
+
+void keep_wordings(void)
+{
+	for (size_t i = 0; i < nrecords; i++)
+		if (records[i].kind == R_WORDS) {
+			kept = xrealloc(kept, (nkept + 1) * sizeof *kept);
+			kept[nkept++] = records[i];
+		}
+	qsort(kept, nkept, sizeof *kept, by_rank);
+}
+
+struct wording {
+	const char *phrase;
+	unsigned bucket, reason;
+	size_t order; /* by priority, then data order */
+};
+
+static int by_bucket(const void *a, const void *b)
+{
+	const struct wording *x = a, *y = b;
+	if (x->bucket != y->bucket)
+		return x->bucket < y->bucket ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* The folded byte the matcher buckets by: blanks as one space. */
+static unsigned char bucket_byte(unsigned char c)
+{
+	return c == '\t' || c == '\n' || c == '\r' ? ' ' : (unsigned char)fold(c);
+}
+
+void write_wordings(FILE *out)
+{
+	struct wording *w = NULL;
+	size_t n = 0, off = 0;
+
+	for (size_t i = 0; i < nkept; i++) {
+		const struct record *r = &kept[i];
+		unsigned reason = (unsigned)smtpcode_value_parse(SMTPCODE_REASON,
+		    r->codetext, strlen(r->codetext));
+		for (size_t k = 0; k < r->nfields; k++) {
+			const char *p = r->fields[k].value;
+			if (strcmp(r->fields[k].def->name, "phrase"))
+				continue;
+			w = xrealloc(w, (n + 1) * sizeof *w);
+			w[n].phrase = p;
+			w[n].reason = reason;
+			w[n].order = n;
+			w[n].bucket = TABLE_WORDING_BUCKET(
+			    bucket_byte((unsigned char)p[0]),
+			    bucket_byte((unsigned char)p[1]));
+			n++;
+		}
+	}
+	if (n > 65535) {
+		fprintf(stderr, "gentable: more than 65535 reason phrases\n");
+		errors++;
+	}
+	if (n)
+		qsort(w, n, sizeof *w, by_bucket);
+	fputs("\n/* The reasons' phrases in ASCII lower case (wordings.c). */\n"
+	      "const char table_wording_text[] =\n", out);
+	for (size_t i = 0; i < n; i++) {
+		fputs("\t\"", out);
+		for (const char *p = w[i].phrase; *p; p++) {
+			int c = fold((unsigned char)*p);
+			fprintf(out, c == '"' || c == '\\' || c == '?' ? "\\%c"
+			        : c < 0x20 || c >= 0x7f ? "\\%03o" : "%c", c);
+		}
+		fputs("\\0\"\n", out);
+	}
+	fputs("\t\"\";\n\nconst struct table_wording table_wordings[] = {\n", out);
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(w[i].phrase);
+		fprintf(out, "\t{%zu, %zu, %u, %zu},\n", off, len, w[i].reason,
+		        w[i].order);
+		off += len + 1;
+	}
+	fputs("\t{0, 0, 0, 0}\n};\n\n"
+	      "const uint16_t table_wording_first[] = {", out);
+	for (unsigned b = 0, k = 0; b <= TABLE_WORDING_BUCKETS; b++) {
+		while (k < n && w[k].bucket < b)
+			k++;
+		fprintf(out, "%s%u", !b ? "\n\t" : b % 16 ? ", " : ",\n\t", k);
+	}
+	fputs("\n};\n", out);
+	free(w);
+	for (size_t i = 0; i < nkept; i++)
+		free_fields(&kept[i]);
+	free(kept);
+	kept = NULL;
+	nkept = 0;
+}
