@@ -386,6 +386,16 @@ static const struct cli_case cases[] = {
 	  "the reason to them)\n",
 	  "  Reason     spamdetected"},
 	 NULL, {NULL}},
+	/* A bounce no layout reads: recipients by the signs most share. */
+	{{"--mail", "--json", MAIL "/guess-transcript.eml", MAIL "/guess-label.eml",
+	  MAIL "/guess-leading.eml"}, 0,
+	 {"\"recipient\":\"greta@example.com\"", "\"code\":\"552\"",
+	  "\"reason\":\"mailboxfull\"",
+	  "\"recipient\":\"ines@gw.example.com\"", "\"reason\":\"userunknown\"",
+	  "\"recipient\":\"jonas@example.net\"",
+	  "\"recipient\":\"lars@nowhere.example\"", "\"reason\":\"hostunknown\""},
+	 NULL, {"list-bounces@example.org", "hank@example.org", "mona@example.net",
+	        "\"recipient\":\"kim@example.org\""}},
 	{{"550 Relay access denied"}, 0,
 	 {"  Reason     norelaying (relaying is denied)\n"
 	  "  Reason by  the reply's words \"relay access denied\""},

@@ -358,6 +358,23 @@ static const struct want_mail corpus[] = {
 	 .subject = "Re: Invoice 2024-117", .reporting_mta = ""},
 	/* One recipient: the reported message's, its action the
 	 * Feedback-Type. */
+	/* Bounces no layout reads, by the signs most share (guess.c): an
+	 * SMTP transcript; addresses after labels; an address that starts a
+	 * line (not the one a sentence goes on with, nor the returned
+	 * message's). */
+	{"guess-transcript.eml", SMTPCODE_MAIL_BOUNCE,
+	 "Permanent Delivery Failure", "", 1,
+	 {{"greta@example.com", "", "", "",
+	   "552 Message for <greta@example.com> would exceed mailbox quota",
+	   "552", "", 0}}},
+	{"guess-label.eml", SMTPCODE_MAIL_BOUNCE, "Undeliverable Mail", "", 2,
+	 {{"ines@gw.example.com", "", "", "",
+	   "Invalid final delivery userid: ines@gw.example.com", "", "", 0},
+	  {"jonas@example.net", "", "", "",
+	   "Delivery failed 12 attempts: jonas@example.net", "", "", 0}}},
+	{"guess-leading.eml", SMTPCODE_MAIL_BOUNCE,
+	 "mail failed, returning to sender", "", 1,
+	 {{"lars@nowhere.example", "", "", "", "... unknown host", "", "", 0}}},
 	/* Folded diagnostics joined; an address in one kept as written. */
 	{"reason-words.eml", SMTPCODE_MAIL_DSN,
 	 "Undelivered Mail Returned to Sender", "relay.example.net", 3,
@@ -461,7 +478,8 @@ static void test_corpus_complete(void **state)
 		"postfix-dsn-3.eml", "postfix-text.eml", "qmail.eml",
 		"sendmail-dsn.eml", "sendmail-text.eml", "truncated-status.eml",
 		"truncated.eml", "xfailed-bare.eml", "yahoo.eml",
-		"reason-words.eml",
+		"reason-words.eml", "guess-transcript.eml", "guess-label.eml",
+		"guess-leading.eml",
 	};
 	(void)state;
 	assert_int_equal(sizeof files / sizeof files[0],

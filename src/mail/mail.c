@@ -25,6 +25,7 @@
 #include "mime.h"
 #include "phrase.h"
 #include "smtpcode.h"
+#include "guess.h"
 #include "textbounce.h"
 #include "words.h"
 
@@ -57,6 +58,7 @@ struct parser {
 	struct mime_part feedback_part;
 	struct text_part texts[MAIL_MAX_TEXTS];
 	size_t ntexts;
+	struct span to;        /* the address of the message's own To */
 };
 
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -188,17 +190,6 @@ static struct span bare_address(struct span s)
 }
 
 
-/* Whether a and b are the same text, ignoring ASCII case. */
-static bool same_text(struct span a, struct span b)
-{
-	if (mime_len(a) != mime_len(b))
-		return false;
-	for (size_t i = 0; i < mime_len(a); i++)
-		if (mime_lower(a.p[i]) != mime_lower(b.p[i]))
-			return false;
-	return true;
-}
-
 /* ---- Text bounces ---- */
 
 /* The text of text part i, decoded on first use (and only once: a second
@@ -260,7 +251,7 @@ static bool names_address(struct span line, struct span addr,
 {
 	struct span words = line, word;
 	while (mail_next_address(&words, &word))
-		if (same_text(word, addr)) {
+		if (mail_same_text(word, addr)) {
 			after->p = word.e;
 			after->e = line.e;
 			return true;
@@ -542,6 +533,8 @@ static void header_field(void *ctx, const struct mime_field *f)
 	struct smtpcode_mail *m = ps->m;
 	if (mime_ieq(f->name, "From") && !m->from.len) {
 		m->from = text_of(header_text(ps, f->value));
+	} else if (mime_ieq(f->name, "To") && mime_empty(ps->to)) {
+		ps->to = mail_address_in(f->value);
 	} else if (mime_ieq(f->name, "Subject") && !m->subject.len) {
 		m->subject = text_of(header_text(ps, f->value));
 	} else if (mime_ieq(f->name, "Auto-Submitted")) {
@@ -580,6 +573,34 @@ static bool looks_like_bounce(const struct smtpcode_mail *m)
 	                   m->subject.len, NULL) != NULL;
 }
 
+/* A bounce no layout read: its recipients from the signs most bounces
+ * share (guess.c), in each text part until one yields some. */
+static void guess_recipients(struct parser *ps)
+{
+	const struct text_sink sink = {ps, text_recipient, text_reporting_mta};
+	const struct smtpcode_mail *m = ps->m;
+	struct guess_own own;
+	struct span from = {m->from.s, m->from.s + m->from.len};
+
+	own.n = 0;
+	if (!mime_empty(from = mail_address_in(from)))
+		own.addr[own.n++] = from;
+	if (!mime_empty(ps->to))
+		own.addr[own.n++] = ps->to;
+	for (size_t i = 0; i < ps->ntexts && m->nrecipients == 0; i++)
+		text_bounce_guess(text_part(ps, i), &own, &sink);
+}
+
+/* Whether the message says it is about delivery, by its From or its
+ * Subject (either: enough to look for recipients by their signs). */
+static bool says_bounce(const struct smtpcode_mail *m)
+{
+	return phrase_find(&phrases_bounce_from, m->from.s, m->from.len,
+	                   NULL) != NULL ||
+	       phrase_find(&phrases_bounce_subject, m->subject.s,
+	                   m->subject.len, NULL) != NULL;
+}
+
 /* What the message is, from the strongest evidence down; reads the
  * recipients on the way. */
 static enum smtpcode_mail_kind classify(struct parser *ps)
@@ -598,11 +619,16 @@ static enum smtpcode_mail_kind classify(struct parser *ps)
 			                         ps->status.encoding));
 		if (m->nrecipients == 0)
 			(void)read_text_bounces(ps);
+		if (m->nrecipients == 0)
+			guess_recipients(ps);
 		return SMTPCODE_MAIL_DSN;
 	}
 	recognised = read_text_bounces(ps);
 	if (m->nrecipients == 0 && ps->failed_header)
 		read_failed_header(ps);
+	if (m->nrecipients == 0 && (recognised || says_bounce(m)) &&
+	    !ps->autoreply_header && !autoreply_subject(m->subject))
+		guess_recipients(ps);
 	/* An MTA's own wording, or its header, outweighs "Auto-Submitted:
 	 * auto-replied", which bounces carry too; the markers only
 	 * auto-responders write outweigh a bounce-like From and Subject. */

@@ -13,6 +13,16 @@ struct span mail_no_span(void)
 	return s;
 }
 
+bool mail_same_text(struct span a, struct span b)
+{
+	if (mime_len(a) != mime_len(b))
+		return false;
+	for (size_t i = 0; i < mime_len(a); i++)
+		if (mime_lower(a.p[i]) != mime_lower(b.p[i]))
+			return false;
+	return true;
+}
+
 /* s up to its first blank, ';' or '(' : a code, a host, an action. */
 struct span mail_first_word(struct span s)
 {

@@ -14,6 +14,8 @@
 #include "mime.h"
 
 struct span mail_no_span(void);
+/* Whether a and b are the same text, ignoring ASCII case. */
+bool mail_same_text(struct span a, struct span b);
 /* s up to its first blank, ';' or '(' : a code, a host, an action. */
 struct span mail_first_word(struct span s);
 /* Whether s, after the punctuation that leads into a reply, starts with a
