@@ -35,6 +35,8 @@
 #define GUESS_MAX 16
 /* Lines after "RCPT TO:" where its reply may be. */
 #define TRANSCRIPT_LINES 3
+/* Bytes of a reply parsed for its codes ("550-5.7.1 " and more). */
+#define REPLY_HEAD 32
 /* Lines of the paragraph that says why, after an address or a label. */
 #define SAID_LINES 5
 
@@ -122,17 +124,24 @@ static bool is_digit(char c)
 static bool reply_in_line(struct span line, struct span *reply)
 {
 	for (const char *p = line.p; p < line.e; p++) {
-		struct span t = {p, line.e};
 		struct smtpcode_query q;
+		/* The codes are at the start: what is parsed need not be
+		 * longer, and a line of many digits stays linear. */
+		size_t n = (size_t)(line.e - p) < REPLY_HEAD
+		               ? (size_t)(line.e - p) : REPLY_HEAD;
 		if ((*p != '4' && *p != '5') ||
 		    (p > line.p && (is_digit(p[-1]) || p[-1] == '.' ||
 		                    p[-1] == '-' || p[-1] == '+')))
 			continue;
-		if (!mail_reply_in(t, reply) || reply->p != p ||
-		    smtpcode_parse(reply->p, mime_len(*reply), &q) != SMTPCODE_OK)
+		if (smtpcode_parse(p, n, &q) != SMTPCODE_OK ||
+		    (q.enhanced ? q.cls < 4 : q.basic < 400))
 			continue;
-		if (q.enhanced || smtpcode_find_basic(q.basic))
+		if (q.enhanced || smtpcode_find_basic(q.basic)) {
+			reply->p = p;
+			reply->e = line.e;
+			*reply = mime_trim(*reply);
 			return true;
+		}
 	}
 	return false;
 }
