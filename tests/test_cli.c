@@ -396,6 +396,13 @@ static const struct cli_case cases[] = {
 	  "\"recipient\":\"lars@nowhere.example\"", "\"reason\":\"hostunknown\""},
 	 NULL, {"list-bounces@example.org", "hank@example.org", "mona@example.net",
 	        "\"recipient\":\"kim@example.org\""}},
+	{{"--mail", "--json", MAIL "/null-sender.eml", MAIL "/leading-blank-lines.eml",
+	  MAIL "/autoreply-notes.eml"}, 0,
+	 {"\"recipient\":\"nils@example.com\"", "\"reason_phrase\":\"not a valid user\"",
+	  "\"message_kind\":\"bounce\"", "\"recipient\":\"pia@example.net\"",
+	  "\"code\":\"5.1.1\"", "\"message_kind\":\"autoreply\"",
+	  "\"reason\":\"vacation\""},
+	 NULL, {"bounces+77aa", "rita@example.org"}},
 	{{"550 Relay access denied"}, 0,
 	 {"  Reason     norelaying (relaying is denied)\n"
 	  "  Reason by  the reply's words \"relay access denied\""},

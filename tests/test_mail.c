@@ -375,6 +375,18 @@ static const struct want_mail corpus[] = {
 	{"guess-leading.eml", SMTPCODE_MAIL_BOUNCE,
 	 "mail failed, returning to sender", "", 1,
 	 {{"lars@nowhere.example", "", "", "", "... unknown host", "", "", 0}}},
+	/* A null sender's auto-reply about a recipient is a bounce. */
+	{"null-sender.eml", SMTPCODE_MAIL_BOUNCE, "", "", 1,
+	 {{"nils@example.com", "", "", "",
+	   "You sent mail to nils@example.com. That's not a valid user here.",
+	   "", "", 0}}},
+	/* Blank lines before the header are not its end. */
+	{"leading-blank-lines.eml", SMTPCODE_MAIL_DSN, "Undeliverable: Budget",
+	 "mail.example.net", 1,
+	 {{"pia@example.net", "failed", "5.1.1", "5.1.1", "", "", "", 0}}},
+	{.file = "autoreply-notes.eml", .kind = SMTPCODE_MAIL_AUTOREPLY,
+	 .subject = "AUTO: Quinn Example is out of the office (returning "
+	            "06/03/2024)", .reporting_mta = ""},
 	/* Folded diagnostics joined; an address in one kept as written. */
 	{"reason-words.eml", SMTPCODE_MAIL_DSN,
 	 "Undelivered Mail Returned to Sender", "relay.example.net", 3,
@@ -479,7 +491,8 @@ static void test_corpus_complete(void **state)
 		"sendmail-dsn.eml", "sendmail-text.eml", "truncated-status.eml",
 		"truncated.eml", "xfailed-bare.eml", "yahoo.eml",
 		"reason-words.eml", "guess-transcript.eml", "guess-label.eml",
-		"guess-leading.eml",
+		"guess-leading.eml", "null-sender.eml", "leading-blank-lines.eml",
+		"autoreply-notes.eml",
 	};
 	(void)state;
 	assert_int_equal(sizeof files / sizeof files[0],

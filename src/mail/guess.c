@@ -14,7 +14,9 @@
  *    unknown host", "<x@y>: Requested action not taken", "x@y on DATE"),
  *    or at the end of a line after a label of two words or more and a
  *    colon ("Undeliverable Address: x@y"; not "To: x@y", which quotes
- *    the returned message's header): its reply is the next failure reply
+ *    the returned message's header), or on a line whose words give a
+ *    reason (data/reasons/: "Local mailbox x@y is unavailable: user not
+ *    found"): its reply is the next failure reply
  *    of the text (which then names no recipient of its own), else the
  *    first before it, else the lines of the label's paragraph, or of the
  *    paragraph after the address.
@@ -243,6 +245,28 @@ static bool labelled(const struct phrase_set *labels, struct span t,
 	       !mime_empty(*addr = mail_address_in(*addr));
 }
 
+/* Whether the word before a, in t, is "from": a sender ("not accepting
+ * mail from x@y"), not a recipient. */
+static bool after_from(struct span t, struct span a)
+{
+	const char *p = a.p;
+	while (p > t.p && (p[-1] == ' ' || p[-1] == '<' || p[-1] == ':'))
+		p--;
+	return p - t.p >= 4 && mime_ifind((struct span){p - 4, p}, "from");
+}
+
+/* The one address of a line whose words give a reason, but a sender's. */
+static bool worded(struct span t, struct span *addr)
+{
+	struct span words = t, a, other;
+	struct smtpcode_wording w;
+	if (!mail_next_address(&words, &a) || mail_next_address(&words, &other))
+		return false;
+	*addr = mail_address_in(a);
+	return !mime_empty(*addr) && !after_from(t, *addr) &&
+	       smtpcode_wording(t.p, mime_len(t), &w);
+}
+
 /* Whether line t holds a sign of its own (a recipient, a reply, the
  * returned message's start): where what is said of an address ends, so
  * that no two recipients' texts share a line (the parser joins a text's
@@ -253,7 +277,7 @@ static bool sign(struct span t)
 	return phrase_starts(&phrases_guess_end, t.p, mime_len(t), NULL) ||
 	       mime_ifind(t, "RCPT TO:") || reply_in_line(t, &a) ||
 	       labelled(&phrases_address_label, t, &a) || lone(t, &a) ||
-	       leading(t, &a, &b) || trailing(t, &a);
+	       leading(t, &a, &b) || trailing(t, &a) || worded(t, &a);
 }
 
 /* start, extended over the next lines of rest up to a blank line or a
@@ -326,7 +350,7 @@ void text_bounce_guess(struct span text, const struct guess_own *own,
 			           paragraph(mail_no_span(), rest));
 		else if (sentence_ended && leading(t, &addr, &after))
 			(void)note(&g, addr, mail_no_span(), paragraph(after, rest));
-		else if (trailing(t, &addr))
+		else if (trailing(t, &addr) || worded(t, &addr))
 			(void)note(&g, addr, mail_no_span(), paragraph(t, rest));
 		sentence_ended = ends_sentence(t);
 	}

@@ -591,12 +591,15 @@ static void guess_recipients(struct parser *ps)
 		text_bounce_guess(text_part(ps, i), &own, &sink);
 }
 
-/* Whether the message says it is about delivery, by its From or its
- * Subject (either: enough to look for recipients by their signs). */
+/* Whether the message says it is about delivery, by its From (a phrase,
+ * or no address at all: "<>", the null sender of bounces) or its Subject
+ * (either: enough to look for recipients by their signs). */
 static bool says_bounce(const struct smtpcode_mail *m)
 {
+	struct span from = {m->from.s, m->from.s + m->from.len};
 	return phrase_find(&phrases_bounce_from, m->from.s, m->from.len,
 	                   NULL) != NULL ||
+	       (m->from.len && mime_ifind(from, "<>") != NULL) ||
 	       phrase_find(&phrases_bounce_subject, m->subject.s,
 	                   m->subject.len, NULL) != NULL;
 }
@@ -638,18 +641,24 @@ static enum smtpcode_mail_kind classify(struct parser *ps)
 		return SMTPCODE_MAIL_AUTOREPLY;
 	if (looks_like_bounce(m))
 		return SMTPCODE_MAIL_BOUNCE;
+	/* "Auto-Submitted: auto-replied" from a mailer daemon: a bounce. */
 	if (ps->auto_replied)
-		return SMTPCODE_MAIL_AUTOREPLY;
+		return says_bounce(m) ? SMTPCODE_MAIL_BOUNCE
+		                      : SMTPCODE_MAIL_AUTOREPLY;
 	return SMTPCODE_MAIL_OTHER;
 }
 
-/* An mbox "From " line before the header is not part of the message. */
+/* What comes before the header is not part of the message: an mbox
+ * "From " line, and the blank lines some programs save a message with
+ * (which would otherwise end an empty header). */
 static struct span skip_mbox_line(struct span s)
 {
 	struct span rest = s, line;
 	if (mime_len(s) >= 5 && memcmp(s.p, "From ", 5) == 0 &&
 	    mime_line(&rest, &line))
-		return rest;
+		s = rest;
+	for (rest = s; mime_line(&rest, &line) && mime_blank(line);)
+		s = rest;
 	return s;
 }
 
