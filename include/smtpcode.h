@@ -564,9 +564,11 @@ enum smtpcode_mail_kind {
 	                            mailer daemon's delivery report in a form
 	                            not read (then without recipients) */
 	SMTPCODE_MAIL_AUTOREPLY, /* an out-of-office or other auto-reply */
-	SMTPCODE_MAIL_FEEDBACK   /* an ARF feedback report (RFC 5965): one
+	SMTPCODE_MAIL_FEEDBACK   /* an ARF feedback report (RFC 5965), or
+	                            Microsoft's complaint (JMRP): one
 	                            recipient, the reported message's, whose
-	                            action is the Feedback-Type */
+	                            action is the Feedback-Type (JMRP states
+	                            none) */
 };
 
 /* One recipient of a bounce.  Texts are trimmed, and folded or wrapped

@@ -403,6 +403,11 @@ static const struct cli_case cases[] = {
 	  "\"code\":\"5.1.1\"", "\"message_kind\":\"autoreply\"",
 	  "\"reason\":\"vacation\""},
 	 NULL, {"bounces+77aa", "rita@example.org"}},
+	{{"--mail", "--json", MAIL "/jmrp.eml", MAIL "/arf-no-rcpt.eml"}, 0,
+	 {"\"recipient\":\"sam@hotmail.example\"", "\"feedback_type\":null",
+	  "\"recipient\":\"tove@isp.example.net\"", "\"feedback_type\":\"fraud\"",
+	  "\"reason\":\"feedback\""},
+	 NULL, {"fbl@example.org", "abuse@example.org"}},
 	{{"550 Relay access denied"}, 0,
 	 {"  Reason     norelaying (relaying is denied)\n"
 	  "  Reason by  the reply's words \"relay access denied\""},

@@ -375,6 +375,14 @@ static const struct want_mail corpus[] = {
 	{"guess-leading.eml", SMTPCODE_MAIL_BOUNCE,
 	 "mail failed, returning to sender", "", 1,
 	 {{"lars@nowhere.example", "", "", "", "... unknown host", "", "", 0}}},
+	/* Microsoft's complaint (not ARF): the complainer, no type; an ARF
+	 * report without Original-Rcpt-To: the reported message's To. */
+	{"jmrp.eml", SMTPCODE_MAIL_FEEDBACK,
+	 "complaint about message from 198.51.100.60", "", 1,
+	 {{"sam@hotmail.example", "", "", "", "", "", "", 0}}},
+	{"arf-no-rcpt.eml", SMTPCODE_MAIL_FEEDBACK,
+	 "Email Feedback Report for IP 198.51.100.61", "", 1,
+	 {{"tove@isp.example.net", "fraud", "", "", "", "", "", 0}}},
 	/* A null sender's auto-reply about a recipient is a bounce. */
 	{"null-sender.eml", SMTPCODE_MAIL_BOUNCE, "", "", 1,
 	 {{"nils@example.com", "", "", "",
@@ -492,7 +500,7 @@ static void test_corpus_complete(void **state)
 		"truncated.eml", "xfailed-bare.eml", "yahoo.eml",
 		"reason-words.eml", "guess-transcript.eml", "guess-label.eml",
 		"guess-leading.eml", "null-sender.eml", "leading-blank-lines.eml",
-		"autoreply-notes.eml",
+		"autoreply-notes.eml", "jmrp.eml", "arf-no-rcpt.eml",
 	};
 	(void)state;
 	assert_int_equal(sizeof files / sizeof files[0],

@@ -59,6 +59,13 @@ struct parser {
 	struct text_part texts[MAIL_MAX_TEXTS];
 	size_t ntexts;
 	struct span to;        /* the address of the message's own To */
+	struct span complainer; /* X-HmXmrOriginalRecipient: the recipient
+	                           who complained, in Microsoft's feedback
+	                           reports (JMRP), which are not ARF */
+	bool have_original;    /* original: the first returned message or
+	                          its header (message/rfc822,
+	                          text/rfc822-headers) */
+	struct mime_part original;
 };
 
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -433,10 +440,27 @@ static void read_dsn(struct parser *ps, struct span body)
 	}
 }
 
+/* The address in the first field name of the returned message's header
+ * (X-HmXmrOriginalRecipient, To); empty when there is none. */
+static struct span original_address(struct parser *ps, const char *name)
+{
+	struct mime_header h;
+	struct mime_field f;
+	if (!ps->have_original)
+		return mail_no_span();
+	mime_header_begin(&h, mime_decode(&ps->work, ps->original.body,
+	                                  ps->original.encoding));
+	while (mime_header_next(&h, &f))
+		if (mime_ieq(f.name, name))
+			return mail_address_in(f.value);
+	return mail_no_span();
+}
+
 /* An ARF report (RFC 5965): the MTA that made it, and one recipient for
  * the reported message, whose action is the Feedback-Type (abuse, fraud,
  * virus, not-spam...) and whose address is the first Original-Rcpt-To,
- * else the Removal-Recipient (none when the report names neither). */
+ * else the Removal-Recipient, else the reported message's To (none when
+ * there is neither). */
 static void read_feedback(struct parser *ps)
 {
 	struct dsn_recipient cur;
@@ -452,12 +476,31 @@ static void read_feedback(struct parser *ps)
 		else if (mime_ieq(f.name, "Feedback-Type") && !cur.r.action.len)
 			cur.r.action = text_of(mail_first_word(f.value));
 		else if (mime_ieq(f.name, "Original-Rcpt-To") && mime_empty(cur.final))
-			cur.final = bare_address(f.value);
+			cur.final = mail_address_in(f.value);
 		else if (mime_ieq(f.name, "Removal-Recipient") &&
 		         mime_empty(cur.original))
-			cur.original = bare_address(f.value);
+			cur.original = mail_address_in(f.value);
+	if (mime_empty(cur.final) && mime_empty(cur.original))
+		cur.final = original_address(ps, "To");
 	cur.any = true;
 	commit_recipient(ps, &cur);
+}
+
+/* Microsoft's complaint (JMRP): the complainer, in the message's own
+ * header or the returned message's; no action, as it states no type. */
+static bool read_complaint(struct parser *ps)
+{
+	struct dsn_recipient cur;
+	struct span who = !mime_empty(ps->complainer)
+	                      ? ps->complainer
+	                      : original_address(ps, "X-HmXmrOriginalRecipient");
+	if (mime_empty(who))
+		return false;
+	memset(&cur, 0, sizeof cur);
+	cur.final = who;
+	cur.any = true;
+	commit_recipient(ps, &cur);
+	return true;
 }
 
 /* ---- The MIME tree ---- */
@@ -508,6 +551,12 @@ static void visit(struct parser *ps, const struct mime_part *part,
 			ps->feedback_part = *part;
 			ps->have_feedback = true;
 		}
+	} else if (mime_type_is(t, "message", "rfc822") ||
+	           mime_type_is(t, "text", "rfc822-headers")) {
+		if (!ps->have_original) {
+			ps->original = *part;
+			ps->have_original = true;
+		}
 	} else if ((mime_empty(t->type) || mime_type_is(t, "text", "plain")) &&
 	           ps->ntexts < MAIL_MAX_TEXTS) {
 		ps->texts[ps->ntexts].part = *part;
@@ -533,6 +582,9 @@ static void header_field(void *ctx, const struct mime_field *f)
 	struct smtpcode_mail *m = ps->m;
 	if (mime_ieq(f->name, "From") && !m->from.len) {
 		m->from = text_of(header_text(ps, f->value));
+	} else if (mime_ieq(f->name, "X-HmXmrOriginalRecipient") &&
+	           mime_empty(ps->complainer)) {
+		ps->complainer = mail_address_in(f->value);
 	} else if (mime_ieq(f->name, "To") && mime_empty(ps->to)) {
 		ps->to = mail_address_in(f->value);
 	} else if (mime_ieq(f->name, "Subject") && !m->subject.len) {
@@ -616,6 +668,8 @@ static enum smtpcode_mail_kind classify(struct parser *ps)
 			read_feedback(ps);
 		return SMTPCODE_MAIL_FEEDBACK;
 	}
+	if (!ps->have_status && !ps->dsn_report && read_complaint(ps))
+		return SMTPCODE_MAIL_FEEDBACK;
 	if (ps->have_status || ps->dsn_report) {
 		if (ps->have_status)
 			read_dsn(ps, mime_decode(&ps->work, ps->status.body,
