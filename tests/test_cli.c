@@ -408,6 +408,10 @@ static const struct cli_case cases[] = {
 	  "\"recipient\":\"tove@isp.example.net\"", "\"feedback_type\":\"fraud\"",
 	  "\"reason\":\"feedback\""},
 	 NULL, {"fbl@example.org", "abuse@example.org"}},
+	{{"--mail", "--json", MAIL "/html-only.eml"}, 0,
+	 {"\"recipient\":\"uma@ex.example.com\"", "\"reason\":\"userunknown\"",
+	  "\"reason_phrase\":\"recipient name is not recognized\""},
+	 NULL, {"board@example.org", "color"}},
 	{{"550 Relay access denied"}, 0,
 	 {"  Reason     norelaying (relaying is denied)\n"
 	  "  Reason by  the reply's words \"relay access denied\""},

@@ -383,6 +383,15 @@ static const struct want_mail corpus[] = {
 	{"arf-no-rcpt.eml", SMTPCODE_MAIL_FEEDBACK,
 	 "Email Feedback Report for IP 198.51.100.61", "", 1,
 	 {{"tove@isp.example.net", "fraud", "", "", "", "", "", 0}}},
+	/* HTML alone, read as its text: the address in the X.400 name on
+	 * the line after the heading ("SMTP=" left out), its explanation
+	 * (entities decoded, the style dropped). */
+	{"html-only.eml", SMTPCODE_MAIL_BOUNCE, "Undeliverable: Board papers",
+	 "", 1,
+	 {{"uma@ex.example.com", "", "", "",
+	   "c=US;a= ;p=EX;o=Main;dda:SMTP=uma@ex.example.com; on Tue, 28 May "
+	   "2024 07:59:00 +0000 The recipient name is not recognized",
+	   "", "", 0}}},
 	/* A null sender's auto-reply about a recipient is a bounce. */
 	{"null-sender.eml", SMTPCODE_MAIL_BOUNCE, "", "", 1,
 	 {{"nils@example.com", "", "", "",
@@ -501,6 +510,7 @@ static void test_corpus_complete(void **state)
 		"reason-words.eml", "guess-transcript.eml", "guess-label.eml",
 		"guess-leading.eml", "null-sender.eml", "leading-blank-lines.eml",
 		"autoreply-notes.eml", "jmrp.eml", "arf-no-rcpt.eml",
+		"html-only.eml",
 	};
 	(void)state;
 	assert_int_equal(sizeof files / sizeof files[0],

@@ -205,14 +205,32 @@ static bool trailing(struct span t, struct span *addr)
 	return false;
 }
 
-/* An address alone, bracketed or not: "x@y", "<x@y>". */
+/* An address alone, bracketed or quoted or not: "x@y", "<x@y>",
+ * "\"x@y\"". */
 static bool lone(struct span t, struct span *addr)
 {
-	if (mime_len(t) > 2 && *t.p == '<' && t.e[-1] == '>') {
+	if (mime_len(t) > 2 && ((*t.p == '<' && t.e[-1] == '>') ||
+	                        (*t.p == '"' && t.e[-1] == '"'))) {
 		t.p++;
 		t.e--;
 	}
 	return mail_lone_address(t, addr);
+}
+
+/* The address in a line after a heading that names none ("did not
+ * reach the following recipient(s):"), wherever it is; an X.400 name's
+ * ("c=US;...;dda:SMTP=x@y;") without its "SMTP=". */
+static bool after_heading(struct span t, struct span *addr)
+{
+	struct span words = t, a;
+	const char *eq;
+	if (!mail_next_address(&words, &a))
+		return false;
+	a = mail_address_in(a);
+	while ((eq = mime_find(a, '=')) != NULL && eq < mime_find(a, '@'))
+		a.p = eq + 1;
+	*addr = a;
+	return !mime_empty(a) && mail_is_address(a);
 }
 
 /* Whether a line ends a sentence or a heading, so that an address at the
@@ -311,6 +329,8 @@ void text_bounce_guess(struct span text, const struct guess_own *own,
 	struct span rest = text, line, pending = mail_no_span();
 	unsigned since_rcpt = 0;
 	bool sentence_ended = true; /* by the line before */
+	bool heading = false;       /* the line before is a label without an
+	                               address */
 
 	memset(&g, 0, sizeof g);
 	g.own = own;
@@ -350,9 +370,13 @@ void text_bounce_guess(struct span text, const struct guess_own *own,
 			           paragraph(mail_no_span(), rest));
 		else if (sentence_ended && leading(t, &addr, &after))
 			(void)note(&g, addr, mail_no_span(), paragraph(after, rest));
+		else if (heading && after_heading(t, &addr))
+			(void)note(&g, addr, mail_no_span(), paragraph(t, rest));
 		else if (trailing(t, &addr) || worded(t, &addr))
 			(void)note(&g, addr, mail_no_span(), paragraph(t, rest));
 		sentence_ended = ends_sentence(t);
+		heading = phrase_starts(&phrases_address_label, t.p, mime_len(t),
+		                        NULL) && mime_empty(mail_address_in(t));
 	}
 	for (size_t i = 0; i < g.n; i++) {
 		struct span reply = !mime_empty(g.f[i].reply) ? g.f[i].reply

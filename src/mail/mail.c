@@ -38,6 +38,7 @@ struct text_part {
 	struct mime_part part;
 	struct span text; /* decoded, once decoded */
 	bool decoded;
+	bool html;        /* text/html: read as its text */
 };
 
 /* What one pass over the message found. */
@@ -207,6 +208,8 @@ static struct span text_part(struct parser *ps, size_t i)
 	if (!t->decoded) {
 		t->text = mime_decode(&ps->work, t->part.body,
 		                      t->part.encoding);
+		if (t->html)
+			t->text = mime_html_text(&ps->work, t->text);
 		t->decoded = true;
 	}
 	return t->text;
@@ -371,11 +374,25 @@ static struct span typed_value(struct parser *ps, struct span v)
 	return mime_unfold(&ps->work, after_type(v));
 }
 
+/* Whether a is an Internet address whose domain has a dot: not an X.400
+ * name, a local name ("LOCAL;<f.b>") or a gateway's internal one
+ * ("x@ims_daemon"). */
+static bool internet_address(struct span a)
+{
+	const char *at = mime_find(a, '@');
+	return at && mail_is_address(a) &&
+	       mime_find((struct span){at + 1, a.e}, '.') != NULL;
+}
+
+/* Final-Recipient, unless it is not an Internet address and
+ * Original-Recipient is. */
 static void commit_recipient(struct parser *ps, struct dsn_recipient *cur)
 {
 	if (cur->any) {
-		cur->r.recipient = text_of(
-			!mime_empty(cur->final) ? cur->final : cur->original);
+		bool final = !mime_empty(cur->final) &&
+		             (internet_address(cur->final) ||
+		              !internet_address(cur->original));
+		cur->r.recipient = text_of(final ? cur->final : cur->original);
 		add_recipient(ps, &cur->r);
 	}
 	memset(cur, 0, sizeof *cur);
@@ -540,7 +557,8 @@ static void visit(struct parser *ps, const struct mime_part *part,
 			ps->feedback = true;
 		read_multipart(ps, part, depth);
 	} else if (mime_type_is(t, "message", "delivery-status") ||
-	           mime_type_is(t, "message", "global-delivery-status")) {
+	           mime_type_is(t, "message", "global-delivery-status") ||
+	           mime_type_is(t, "message", "xdelivery-status")) {
 		if (!ps->have_status) {
 			ps->status = *part;
 			ps->have_status = true;
@@ -557,10 +575,13 @@ static void visit(struct parser *ps, const struct mime_part *part,
 			ps->original = *part;
 			ps->have_original = true;
 		}
-	} else if ((mime_empty(t->type) || mime_type_is(t, "text", "plain")) &&
+	} else if ((mime_empty(t->type) || mime_type_is(t, "text", "plain") ||
+	            mime_type_is(t, "text", "html")) &&
 	           ps->ntexts < MAIL_MAX_TEXTS) {
+		/* HTML too: some bounces have no plain text. */
 		ps->texts[ps->ntexts].part = *part;
 		ps->texts[ps->ntexts].decoded = false;
+		ps->texts[ps->ntexts].html = mime_type_is(t, "text", "html");
 		ps->ntexts++;
 	}
 }

@@ -855,3 +855,107 @@ struct span mime_decode_words(struct mime_work *w, struct span s)
 	memset(dst + n, ' ', len - n);
 	return mime_span(dst, n);
 }
+
+/* ---- HTML as text ---- */
+
+/* Whether the tag at p (after '<', and '/' for a closing one) is name,
+ * ignoring case: name then a blank, '>' or '/'. */
+static bool tag_is(const char *p, const char *e, const char *name)
+{
+	size_t n = strlen(name);
+	if ((size_t)(e - p) <= n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (mime_lower(p[i]) != name[i])
+			return false;
+	return p[n] == '>' || p[n] == '/' || mime_is_space(p[n]);
+}
+
+static bool breaks_line(const char *name, const char *e)
+{
+	static const char *const tags[] = {"br", "p", "div", "tr", "li",
+	                                   "h1", "h2", "h3", "h4", "table"};
+	for (size_t i = 0; i < sizeof tags / sizeof *tags; i++)
+		if (tag_is(name, e, tags[i]))
+			return true;
+	return false;
+}
+
+/* The entity at p ('&'): its character and length, or 0. */
+static size_t entity(const char *p, const char *e, char *c)
+{
+	static const struct {
+		const char *name;
+		char c;
+	} named[] = {{"&lt;", '<'}, {"&gt;", '>'}, {"&amp;", '&'},
+	             {"&quot;", '"'}, {"&nbsp;", ' '}, {"&apos;", '\''}};
+	for (size_t i = 0; i < sizeof named / sizeof *named; i++) {
+		size_t n = strlen(named[i].name);
+		if ((size_t)(e - p) >= n && mime_istarts(mime_span(p, n),
+		                                         named[i].name)) {
+			*c = named[i].c;
+			return n;
+		}
+	}
+	if (e - p >= 4 && p[1] == '#') {
+		unsigned v = 0;
+		const char *q = p + 2;
+		while (q < e && q - p < 6 && *q >= '0' && *q <= '9')
+			v = v * 10 + (unsigned)(*q++ - '0');
+		if (q < e && *q == ';' && q > p + 2 && v >= 32 && v < 127) {
+			*c = (char)v;
+			return (size_t)(q + 1 - p);
+		}
+	}
+	return 0;
+}
+
+struct span mime_html_text(struct mime_work *w, struct span s)
+{
+	size_t room = 0;
+	char *dst = mime_empty(s) ? NULL : work_slot(w, s.p, &room), *o;
+	const char *p = s.p, *skip_to = NULL;
+
+	if (!dst || room < mime_len(s)) {
+		if (!mime_empty(s))
+			w->overflow = true;
+		return s;
+	}
+	o = dst;
+	while (p < s.e) {
+		const char *close;
+		char c;
+		size_t n;
+		if (*p != '<') {
+			if (skip_to)
+				p++;
+			else if (*p == '&' && (n = entity(p, s.e, &c)) != 0) {
+				*o++ = c;
+				p += n;
+			} else
+				*o++ = *p++;
+			continue;
+		}
+		close = p + 1;
+		while (close < s.e && *close != '>')
+			close++;
+		if (close == s.e) { /* not a tag: the rest as it is */
+			if (!skip_to)
+				while (p < s.e)
+					*o++ = *p++;
+			break;
+		}
+		if (skip_to) {
+			if (p[1] == '/' && tag_is(p + 2, s.e, skip_to))
+				skip_to = NULL;
+		} else if (tag_is(p + 1, s.e, "script")) {
+			skip_to = "script";
+		} else if (tag_is(p + 1, s.e, "style")) {
+			skip_to = "style";
+		} else if (breaks_line(p + 1 + (p[1] == '/'), s.e)) {
+			*o++ = '\n';
+		}
+		p = close + 1;
+	}
+	return mime_span(dst, (size_t)(o - dst));
+}

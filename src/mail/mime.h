@@ -186,5 +186,12 @@ struct span mime_cr_to_lf(struct mime_work *w, struct span s);
  * between two decoded words dropped.  s itself when it holds none, or
  * when the buffer has no room (which sets overflow). */
 struct span mime_decode_words(struct mime_work *w, struct span s);
+/* The text of HTML s, for readers of plain text: tags dropped (those that
+ * break lines, <br>, <p>, <div>, <tr>, <li>, as a line break), scripts
+ * and styles dropped whole, the common entities (&lt; &gt; &amp; &quot;
+ * &nbsp; &#NN;) as their characters.  No longer than s, in the buffer at
+ * s's place (so it may be s's own decoded copy); s itself when the buffer
+ * has no room (which sets overflow). */
+struct span mime_html_text(struct mime_work *w, struct span s);
 
 #endif
