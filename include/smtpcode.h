@@ -585,6 +585,8 @@ struct smtpcode_mail_recipient {
 	struct smtpcode_text status;     /* the Status: code as written,
 	                                    without a trailing comment */
 	struct smtpcode_text diagnostic; /* Diagnostic-Code text after "smtp;",
+	                                    else what Status: says after its
+	                                    code ("5.0.0 (mailbox full)");
 	                                    or the reply line a text bounce
 	                                    quotes */
 	struct smtpcode_text remote_mta; /* Remote-MTA, after "dns;", or the

@@ -392,6 +392,25 @@ static const struct want_mail corpus[] = {
 	   "c=US;a= ;p=EX;o=Main;dda:SMTP=uma@ex.example.com; on Tue, 28 May "
 	   "2024 07:59:00 +0000 The recipient name is not recognized",
 	   "", "", 0}}},
+	/* Without a Diagnostic-Code: what Status: says after its code;
+	 * for a lone recipient, the text's first reply, else its first line
+	 * whose words give a reason (an indented header summary does not end
+	 * the text). */
+	{"dsn-status-words.eml", SMTPCODE_MAIL_DSN,
+	 "Delivery Status Notification (Failure)", "hub.example.net", 1,
+	 {{"xena@example.net", "failed", "5.0.0", "5.0.0",
+	   "recipient reached disk quota", "", "", 0}}},
+	{"dsn-status-basic.eml", SMTPCODE_MAIL_DSN,
+	 "Delivery Status Notification (Failure)", "hub.example.net", 1,
+	 {{"yuri@example.net", "failed", "553", "553",
+	   "Exceeded maximum inbound message size", "", "", 0}}},
+	{"dsn-text-explains.eml", SMTPCODE_MAIL_DSN,
+	 "Delivery Status Notification (Failure)", "hub.example.net", 1,
+	 {{"zack@example.net", "failed", "5.0.0", "5.0.0",
+	   "SYSTEM-F-EXDISKQUOTA, disk quota exceeded", "", "", 0}}},
+	{"exim-flat.eml", SMTPCODE_MAIL_BOUNCE,
+	 "Mail delivery failed: returning message to sender", "", 1,
+	 {{"bert@example.de", "", "", "", "550 user unknown", "550", "", 0}}},
 	/* A null sender's auto-reply about a recipient is a bounce. */
 	{"null-sender.eml", SMTPCODE_MAIL_BOUNCE, "", "", 1,
 	 {{"nils@example.com", "", "", "",
@@ -510,7 +529,8 @@ static void test_corpus_complete(void **state)
 		"reason-words.eml", "guess-transcript.eml", "guess-label.eml",
 		"guess-leading.eml", "null-sender.eml", "leading-blank-lines.eml",
 		"autoreply-notes.eml", "jmrp.eml", "arf-no-rcpt.eml",
-		"html-only.eml",
+		"html-only.eml", "dsn-status-words.eml", "dsn-status-basic.eml",
+		"dsn-text-explains.eml", "exim-flat.eml",
 	};
 	(void)state;
 	assert_int_equal(sizeof files / sizeof files[0],

@@ -56,6 +56,12 @@ static const char *choose(const struct smtpcode_mail_recipient *m,
 			q->basic = d->basic;
 		return "status";
 	}
+	/* A Status: that holds a basic code ("553 Exceeded ..."), where
+	 * the diagnostic holds none. */
+	if (s->basic && !d->basic && !d->enhanced) {
+		*q = *s;
+		return "status";
+	}
 	*q = *d;
 	return s->enhanced ? "diagnostic (the Status: field is generic)"
 	                   : "diagnostic";

@@ -3,7 +3,8 @@
  * daemon sent about delivery, in a form data/bounces/ does not know):
  * its recipients from the signs most bounces share, in the bounce's own
  * text, up to where the returned message starts (a line that starts with
- * a phrase of data/bounces/classify.txt's guess-end list):
+ * a phrase of data/bounces/classify.txt's guess-end list, or with a header
+ * field of its guess-header list at the line's very start):
  *  - an SMTP transcript: "RCPT TO:<x@y>", and the failure reply on one of
  *    the lines after it ("Received >>> 550 5.1.1 unknown user.");
  *  - a failure reply that names an address ("552 Message for <x@y> would
@@ -205,6 +206,17 @@ static bool trailing(struct span t, struct span *addr)
 	return false;
 }
 
+/* Whether line (t, without its marks) starts the returned message: a
+ * phrase of guess-end, or a header field of guess-header at the line's
+ * very start. */
+static bool ends_text(struct span line, struct span t)
+{
+	return phrase_starts(&phrases_guess_end, t.p, mime_len(t), NULL) ||
+	       (!mime_empty(line) && !mime_is_wsp(*line.p) &&
+	        phrase_starts(&phrases_guess_header, line.p, mime_len(line),
+	                      NULL));
+}
+
 /* An address alone, bracketed or quoted or not: "x@y", "<x@y>",
  * "\"x@y\"". */
 static bool lone(struct span t, struct span *addr)
@@ -293,6 +305,7 @@ static bool sign(struct span t)
 {
 	struct span a, b;
 	return phrase_starts(&phrases_guess_end, t.p, mime_len(t), NULL) ||
+	       phrase_starts(&phrases_guess_header, t.p, mime_len(t), NULL) ||
 	       mime_ifind(t, "RCPT TO:") || reply_in_line(t, &a) ||
 	       labelled(&phrases_address_label, t, &a) || lone(t, &a) ||
 	       leading(t, &a, &b) || trailing(t, &a) || worded(t, &a);
@@ -338,7 +351,7 @@ void text_bounce_guess(struct span text, const struct guess_own *own,
 		struct span t = unmarked(line), reply, addr, after;
 		const char *rcpt;
 
-		if (phrase_starts(&phrases_guess_end, t.p, mime_len(t), NULL))
+		if (ends_text(line, t))
 			break;
 		if (mime_empty(t)) {
 			sentence_ended = true;
@@ -384,4 +397,21 @@ void text_bounce_guess(struct span text, const struct guess_own *own,
 		                                               : g.f[i].said;
 		sink->recipient(sink->ctx, g.f[i].addr, reply, mail_no_span());
 	}
+}
+
+struct span text_first_reply(struct span text)
+{
+	struct span rest = text, line, reply, worded = mail_no_span();
+	struct smtpcode_wording w;
+	while (mime_line(&rest, &line)) {
+		struct span t = unmarked(line);
+		if (ends_text(line, t))
+			break;
+		if (reply_in_line(t, &reply))
+			return reply;
+		if (mime_empty(worded) && !mime_empty(t) &&
+		    smtpcode_wording(t.p, mime_len(t), &w))
+			worded = t;
+	}
+	return worded;
 }

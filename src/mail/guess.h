@@ -20,4 +20,10 @@ struct guess_own {
 void text_bounce_guess(struct span text, const struct guess_own *own,
                        const struct text_sink *sink);
 
+/* The first failure reply on a line of text's own part (before the
+ * returned message), one line; else the first line there whose words give
+ * a reason (data/reasons/: "-SYSTEM-F-EXDISKQUOTA, disk quota
+ * exceeded"); empty when there is neither. */
+struct span text_first_reply(struct span text);
+
 #endif

@@ -352,6 +352,10 @@ static void read_failed_header(struct parser *ps)
 struct dsn_recipient {
 	struct smtpcode_mail_recipient r;
 	struct span final, original;
+	struct span status_words; /* what Status: says after its code
+	                             ("5.0.0 (recipient reached disk quota)",
+	                             "553 Exceeded maximum size"): the
+	                             diagnostic, when there is no other */
 	bool any; /* a per-recipient field was seen */
 };
 
@@ -393,9 +397,24 @@ static void commit_recipient(struct parser *ps, struct dsn_recipient *cur)
 		             (internet_address(cur->final) ||
 		              !internet_address(cur->original));
 		cur->r.recipient = text_of(final ? cur->final : cur->original);
+		if (!cur->r.diagnostic.len && !mime_empty(cur->status_words))
+			set_diagnostic(ps, &cur->r, cur->status_words);
 		add_recipient(ps, &cur->r);
 	}
 	memset(cur, 0, sizeof *cur);
+}
+
+/* What Status: says after its code, its parentheses dropped: "5.0.0
+ * (recipient reached disk quota)" says "recipient reached disk quota". */
+static struct span status_words(struct span value, struct span code)
+{
+	struct span w = {code.e, value.e};
+	w = mime_trim(w);
+	if (mime_len(w) >= 2 && *w.p == '(' && w.e[-1] == ')') {
+		w.p++;
+		w.e--;
+	}
+	return mime_trim(w);
 }
 
 /* A recipient's address field.  A second Final-Recipient (or Original-)
@@ -430,6 +449,7 @@ static void dsn_field(struct parser *ps, struct dsn_recipient *cur,
 		r->status = text_of(v);
 		/* Left zeroed when it is not a code. */
 		(void)smtpcode_parse(v.p, mime_len(v), &r->status_code);
+		cur->status_words = status_words(f->value, v);
 		cur->any = true;
 	} else if (mime_ieq(f->name, "Diagnostic-Code") && !r->diagnostic.len) {
 		set_diagnostic(ps, r, after_type(f->value));
@@ -664,6 +684,26 @@ static void guess_recipients(struct parser *ps)
 		text_bounce_guess(text_part(ps, i), &own, &sink);
 }
 
+/* A lone recipient whose report gives no reply: the first failure reply
+ * of the text parts (Exim's "SMTP error from remote server ... 550 user
+ * unknown" not indented under its address), else their first line whose
+ * words give a reason; one line, so that no other text it may overlap is
+ * joined in place. */
+static void first_reply_for_lone_recipient(struct parser *ps)
+{
+	struct smtpcode_mail *m = ps->m;
+	struct smtpcode_mail_recipient *r = m->recipients;
+	if (m->nrecipients != 1 || m->max < 1 || r->diagnostic.len)
+		return;
+	for (size_t i = 0; i < ps->ntexts; i++) {
+		struct span reply = text_first_reply(text_part(ps, i));
+		if (!mime_empty(reply)) {
+			set_diagnostic(ps, r, reply);
+			return;
+		}
+	}
+}
+
 /* Whether the message says it is about delivery, by its From (a phrase,
  * or no address at all: "<>", the null sender of bounces) or its Subject
  * (either: enough to look for recipients by their signs). */
@@ -699,6 +739,7 @@ static enum smtpcode_mail_kind classify(struct parser *ps)
 			(void)read_text_bounces(ps);
 		if (m->nrecipients == 0)
 			guess_recipients(ps);
+		first_reply_for_lone_recipient(ps);
 		return SMTPCODE_MAIL_DSN;
 	}
 	recognised = read_text_bounces(ps);
@@ -707,6 +748,7 @@ static enum smtpcode_mail_kind classify(struct parser *ps)
 	if (m->nrecipients == 0 && (recognised || says_bounce(m)) &&
 	    !ps->autoreply_header && !autoreply_subject(m->subject))
 		guess_recipients(ps);
+	first_reply_for_lone_recipient(ps);
 	/* An MTA's own wording, or its header, outweighs "Auto-Submitted:
 	 * auto-replied", which bounces carry too; the markers only
 	 * auto-responders write outweigh a bounce-like From and Subject. */
