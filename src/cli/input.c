@@ -372,28 +372,16 @@ int each_line(const char *path, char *buf, line_fn *fn, void *ctx)
  * is its end: positioned) from a pipe (ESPIPE), and a directory fails it
  * (EISDIR), which the caller reads as a folder.  Standard input, whose
  * offset may not be 0, is read as it comes.  Whether the bytes are gzip
- * data is told from the first ones read, in the caller's buffer.
+ * data is told from the first ones read, in the caller's buffer.  The
+ * stream itself is the caller's: with musl, a malloc() and free() of it
+ * per file mapped and unmapped a page every few files.
  */
-struct stream {
-	const char *path;
-	int fd;
-	bool positioned; /* read with pread() at offset at */
-	bool ended;      /* (positioned) a short read was its end */
-	bool looked;     /* the first bytes were looked at */
-	size_t at;
-	struct gunzip *gz; /* the bytes are gzip data, inflated by it */
-};
-
-struct stream *stream_open(const char *path)
+int stream_open(struct stream *s, const char *path)
 {
 	const struct stat *out = output_stat();
-	struct stream *s = calloc(1, sizeof *s);
 	bool regular;
 
-	if (!s) {
-		input_error(path, strerror(ENOMEM));
-		return NULL;
-	}
+	memset(s, 0, sizeof *s);
 	s->path = path;
 	s->positioned =
 	    strcmp(path, "-") != 0 && !(out && S_ISREG(out->st_mode));
@@ -404,11 +392,7 @@ struct stream *stream_open(const char *path)
 		s->fd = open_input(path, &regular, true);
 		s->positioned = s->fd >= 0 && regular && s->fd != STDIN_FILENO;
 	}
-	if (s->fd < 0) {
-		free(s);
-		return NULL;
-	}
-	return s;
+	return s->fd < 0 ? -1 : 0;
 }
 
 /* Up to n bytes of the file itself: as stream_read(). */
@@ -484,5 +468,4 @@ void stream_close(struct stream *s)
 	gunzip_close(s->gz);
 	if (s->fd != STDIN_FILENO)
 		close(s->fd);
-	free(s);
 }

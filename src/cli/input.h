@@ -61,17 +61,26 @@ void each_line_in(const struct block *b, line_fn *fn, void *ctx);
  * --mail's reading: a file as it comes, its bytes, or what they inflate to
  * when it is gzip data (its first bytes tell).
  */
-struct stream;
-/* A stream of path ("-": standard input); NULL after reporting why not:
- * it cannot be opened, or is the regular file that standard output
- * writes to. */
-struct stream *stream_open(const char *path);
+struct stream { /* input.c's */
+	const char *path;
+	int fd;
+	bool positioned; /* read with pread() at offset at */
+	bool ended;      /* (positioned) a short read was its end */
+	bool looked;     /* the first bytes were looked at */
+	size_t at;
+	struct gunzip *gz; /* the bytes are gzip data, inflated by it */
+};
+/* Open s, a stream of path ("-": standard input): 0, or -1 after
+ * reporting why not (it cannot be opened, or is the regular file that
+ * standard output writes to). */
+int stream_open(struct stream *s, const char *path);
 /* Up to n bytes of s into buf: how many (a file's first read n >= 2, for
  * gzip's magic bytes), 0 at its end, -1 after reporting a read error or
  * bad gzip data, or STREAM_FOLDER, not reported, when the path is a
  * directory (found by its first read). */
 #define STREAM_FOLDER (-2)
 long stream_read(struct stream *s, char *buf, size_t n);
+/* Close s (opened). */
 void stream_close(struct stream *s);
 
 /* "smtpcode: FILE: why" on stderr. */

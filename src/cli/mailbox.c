@@ -27,7 +27,7 @@
 /* A file being read into a buffer. */
 struct reading {
 	const char *path;
-	struct stream *s;
+	struct stream s;
 	struct message_buffer *b;
 	size_t have;  /* bytes in b */
 	bool ended;   /* the file has no more */
@@ -58,7 +58,7 @@ static int read_more(struct reading *r, size_t most, long number)
 	}
 	/* (the buffer may be larger, from an mbox read before) */
 	room = (b->size < most ? b->size : most) - r->have;
-	got = stream_read(r->s, b->data + r->have, room);
+	got = stream_read(&r->s, b->data + r->have, room);
 	if (got < 0)
 		return (int)got;
 	r->ended = got == 0;
@@ -74,7 +74,7 @@ static int one_message(struct reading *r, message_fn *fn, void *ctx)
 	while (!r->ended) {
 		if (r->have == MAX_MESSAGE) { /* the limit is inclusive */
 			char probe;
-			long more = stream_read(r->s, &probe, 1);
+			long more = stream_read(&r->s, &probe, 1);
 			if (more > 0)
 				input_error(r->path, TOO_BIG);
 			if (more != 0)
@@ -192,11 +192,15 @@ static int mbox_messages(struct reading *r, message_fn *fn, void *ctx)
 int each_message(const char *path, struct message_buffer *b, message_fn *fn,
                  void *ctx)
 {
-	struct reading r = {path, stream_open(path), b, 0, false};
+	struct reading r;
 	int status = 0;
 
-	if (!r.s)
+	if (stream_open(&r.s, path) != 0)
 		return -1;
+	r.path = path;
+	r.b = b;
+	r.have = 0;
+	r.ended = false;
 	/* The first bytes tell an mbox; a file gives all it has at once,
 	 * a pipe may give less. */
 	while (r.have < 5 && !r.ended && status == 0)
@@ -206,6 +210,6 @@ int each_message(const char *path, struct message_buffer *b, message_fn *fn,
 		status = r.have >= 5 && memcmp(b->data, "From ", 5) == 0
 		             ? mbox_messages(&r, fn, ctx)
 		             : one_message(&r, fn, ctx);
-	stream_close(r.s);
+	stream_close(&r.s);
 	return status;
 }
