@@ -124,8 +124,10 @@ static int add_files(struct folder *f, int fd, const char *dir, size_t dlen)
 		status = -1;
 	}
 	closedir(d);
-	/* The same folder's paths differ in their names alone. */
-	qsort(f->paths + first, f->n - first, sizeof *f->paths, by_name);
+	/* The same folder's paths differ in their names alone.  (An empty
+	 * folder may leave paths NULL, where even + 0 is undefined.) */
+	if (f->n - first > 1)
+		qsort(f->paths + first, f->n - first, sizeof *f->paths, by_name);
 	return status;
 }
 
