@@ -147,7 +147,7 @@ static int mbox_messages(struct reading *r, message_fn *fn, void *ctx)
 	size_t start = 0, scan = 0; /* the message's From line; see next_message() */
 	long number = 0;
 	bool skipping = false; /* in a message too big, up to its end */
-	int status = 0, got;
+	int status = 0;
 
 	for (;;) {
 		char *d = r->b->data;
@@ -184,7 +184,7 @@ static int mbox_messages(struct reading *r, message_fn *fn, void *ctx)
 			r->have -= keep;
 			scan -= keep;
 		}
-		if ((got = read_more(r, MBOX_ROOM, number)) < 0)
+		if (read_more(r, MBOX_ROOM, number) < 0)
 			return -1;
 	}
 }
