@@ -1,7 +1,8 @@
 /*
  * Reading files and pipes: in blocks of whole lines through fixed
- * buffers, so memory stays flat however large the input; or whole, for a
- * message.  Every failure names the file and the system error.
+ * buffers, so memory stays flat however large the input; or as it
+ * comes, inflated when it is gzip data, for --mail's messages.  Every
+ * failure names the file and the system error.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gunzip.h"
 #include "input.h"
 #include "output.h"
 #include "scan.h"
@@ -37,8 +39,9 @@ static bool is_output(const struct stat *st)
 }
 
 /* Opens path for reading ("-": standard input); *regular tells whether it
- * is a regular file, where a short read means its end. */
-static int open_input(const char *path, bool *regular)
+ * is a regular file, where a short read means its end.  A directory is
+ * refused, unless folders are read (folder_ok: its read fails). */
+static int open_input(const char *path, bool *regular, bool folder_ok)
 {
 	int fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY);
 	const char *why = NULL;
@@ -50,7 +53,7 @@ static int open_input(const char *path, bool *regular)
 	*regular = false;
 	if (fstat(fd, &st) == 0) {
 		*regular = S_ISREG(st.st_mode);
-		if (S_ISDIR(st.st_mode))
+		if (S_ISDIR(st.st_mode) && !folder_ok)
 			why = strerror(EISDIR);
 		else if (is_output(&st))
 			why = "input file is output file (write the output to "
@@ -80,6 +83,16 @@ void input_error(const char *path, const char *why)
 	fprintf(stderr, ": %s\n", why);
 }
 
+void message_error(const char *path, long number, const char *why)
+{
+	if (number < 0) {
+		input_error(path, why);
+		return;
+	}
+	name_file(path);
+	fprintf(stderr, ", message %ld: %s\n", number + 1, why);
+}
+
 /* A file read in blocks of whole lines: see input.h. */
 struct reader {
 	const char *path;
@@ -101,7 +114,7 @@ struct reader *reader_open(const char *path)
 		return NULL;
 	}
 	r->path = path;
-	if ((r->fd = open_input(path, &regular)) < 0) {
+	if ((r->fd = open_input(path, &regular, false)) < 0) {
 		free(r);
 		return NULL;
 	}
@@ -349,103 +362,110 @@ int each_line(const char *path, char *buf, line_fn *fn, void *ctx)
 	return reader_close(r);
 }
 
-/* Whether fd is at its end, at offset at when positioned: one byte read
- * to tell (a pipe has no size to ask); -1 after a read error (errno
- * set). */
-static int at_end(int fd, bool positioned, size_t at)
-{
-	char probe;
-	ssize_t got;
-	while ((got = positioned ? pread(fd, &probe, 1, (off_t)at)
-	                         : read(fd, &probe, 1)) < 0 &&
-	       errno == EINTR)
-		;
-	return got < 0 ? -1 : got == 0;
-}
-
 /*
- * Opens path for read_whole().  A folder of bounces is hundreds of small
- * files, and a system call costs about a microsecond here: a file is
- * opened, read with pread() and closed, without the fstat() of
- * open_input() when standard output is not a regular file (only then
- * can an input be the output).  pread() then tells a file that has an
- * end (it can be read at an offset, a short read is its end: *positioned)
- * from a pipe (ESPIPE), and a directory fails it (EISDIR).  Standard
- * input, whose offset may not be 0, is read as it comes.
+ * --mail's input, read as it comes (see input.h).  A folder of bounces
+ * is hundreds of small files, and a system call costs about a
+ * microsecond here: a file is opened, read with pread() and closed,
+ * without the fstat() of open_input() when standard output is not a
+ * regular file (only then can an input be the output).  pread() then
+ * tells a file that has an end (it can be read at an offset, a short read
+ * is its end: positioned) from a pipe (ESPIPE), and a directory fails it
+ * (EISDIR), which the caller reads as a folder.  Standard input, whose
+ * offset may not be 0, is read as it comes.  Whether the bytes are gzip
+ * data is told from the first ones read, in the caller's buffer.  The
+ * stream itself is the caller's: with musl, a malloc() and free() of it
+ * per file mapped and unmapped a page every few files.
  */
-static int open_whole(const char *path, bool *positioned)
+int stream_open(struct stream *s, const char *path)
 {
 	const struct stat *out = output_stat();
 	bool regular;
-	int fd;
 
-	*positioned = strcmp(path, "-") != 0 && !(out && S_ISREG(out->st_mode));
-	if (!*positioned) {
-		fd = open_input(path, &regular);
-		*positioned = fd >= 0 && regular && fd != STDIN_FILENO;
-		return fd;
+	memset(s, 0, sizeof *s);
+	s->path = path;
+	s->positioned =
+	    strcmp(path, "-") != 0 && !(out && S_ISREG(out->st_mode));
+	if (s->positioned) {
+		if ((s->fd = open(path, O_RDONLY)) < 0)
+			input_error(path, strerror(errno));
+	} else {
+		s->fd = open_input(path, &regular, true);
+		s->positioned = s->fd >= 0 && regular && s->fd != STDIN_FILENO;
 	}
-	if ((fd = open(path, O_RDONLY)) < 0)
-		input_error(path, strerror(errno));
-	return fd;
+	return s->fd < 0 ? -1 : 0;
 }
 
-int read_whole(const char *path, char **data, size_t *size, size_t *len)
+/* Up to n bytes of the file itself: as stream_read(). */
+static long raw_read(struct stream *s, char *buf, size_t n)
 {
-	bool positioned;
-	int fd = open_whole(path, &positioned);
-	size_t have = 0;
-	const char *why = NULL; /* the error, reported once at the end */
-
-	if (fd < 0)
-		return -1;
 	for (;;) {
 		ssize_t got;
-		if (have == MAX_MESSAGE) { /* the limit is inclusive */
-			int end = at_end(fd, positioned, have);
-			if (end != 1)
-				why = end < 0 ? strerror(errno)
-				              : "message too big (the limit is 64 MiB)";
-			break;
-		}
-		if (have == *size) {
-			size_t bigger = *size ? 2 * *size : (size_t)1 << 16;
-			char *grown;
-			if (bigger > MAX_MESSAGE)
-				bigger = MAX_MESSAGE;
-			if (!(grown = realloc(*data, bigger))) {
-				why = strerror(ENOMEM);
-				break;
-			}
-			*data = grown;
-			*size = bigger;
-		}
-		got = positioned ? pread(fd, *data + have, *size - have, (off_t)have)
-		                 : read(fd, *data + have, *size - have);
+		if (s->ended)
+			return 0;
+		got = s->positioned ? pread(s->fd, buf, n, (off_t)s->at)
+		                    : read(s->fd, buf, n);
 		if (got < 0 && errno == EINTR)
 			continue;
-		if (got < 0 && errno == ESPIPE && positioned && have == 0) {
-			positioned = false; /* a pipe: read as it comes */
+		if (got < 0 && errno == ESPIPE && s->positioned && s->at == 0) {
+			s->positioned = false; /* a pipe: read as it comes */
 			continue;
 		}
+		if (got < 0 && errno == EISDIR && s->at == 0 &&
+		    s->fd != STDIN_FILENO)
+			return STREAM_FOLDER;
 		if (got < 0) {
-			why = strerror(errno);
-			break;
+			input_error(s->path, strerror(errno));
+			return -1;
 		}
-		if (got == 0)
-			break;
-		have += (size_t)got;
-		/* A file with an end gives all it has: a short read is its end,
-		 * and a bounce folder's thousands of files save a read each. */
-		if (positioned && have < *size)
-			break;
+		s->at += (size_t)got;
+		/* A file with an end gives all it has: a short read is its
+		 * end, and a bounce folder's thousands of files save a read
+		 * each. */
+		if (s->positioned && (size_t)got < n)
+			s->ended = true;
+		return (long)got;
 	}
-	if (why)
-		input_error(path, why);
-	if (fd != STDIN_FILENO)
-		close(fd);
-	if (why)
+}
+
+static long more_compressed(void *s, char *buf, size_t n)
+{
+	return raw_read(s, buf, n);
+}
+
+long stream_read(struct stream *s, char *buf, size_t n)
+{
+	const char *why;
+	long got;
+
+	if (s->gz) {
+		if ((got = gunzip_read(s->gz, buf, n, &why)) < 0 && why)
+			input_error(s->path, why);
+		return got;
+	}
+	got = raw_read(s, buf, n);
+	if (s->looked || got <= 0)
+		return got;
+	s->looked = true;
+	/* A pipe may give less than the two bytes that tell: one read more
+	 * (a file gives all it has). */
+	if (got == 1 && n > 1) {
+		long more = raw_read(s, buf + 1, n - 1);
+		if (more < 0)
+			return more;
+		got += more;
+	}
+	if (!gunzip_magic(buf, (size_t)got))
+		return got;
+	if (!(s->gz = gunzip_open(buf, (size_t)got, more_compressed, s))) {
+		input_error(s->path, strerror(ENOMEM));
 		return -1;
-	*len = have;
-	return 0;
+	}
+	return stream_read(s, buf, n);
+}
+
+void stream_close(struct stream *s)
+{
+	gunzip_close(s->gz);
+	if (s->fd != STDIN_FILENO)
+		close(s->fd);
 }

@@ -57,14 +57,38 @@ int reader_close(struct reader *r);
 /* Call fn for each line of b, without its newline. */
 void each_line_in(const struct block *b, line_fn *fn, void *ctx);
 
-/* Read all of path into the heap buffer *data of *size bytes (NULL and 0
- * at first; grown as needed, and kept for the next message), *len bytes
- * of it read; 0, or -1 after reporting the error (those of reader_open(),
- * or a message longer than MAX_MESSAGE). */
-int read_whole(const char *path, char **data, size_t *size, size_t *len);
+/*
+ * --mail's reading: a file as it comes, its bytes, or what they inflate to
+ * when it is gzip data (its first bytes tell).
+ */
+struct stream { /* input.c's */
+	const char *path;
+	int fd;
+	bool positioned; /* read with pread() at offset at */
+	bool ended;      /* (positioned) a short read was its end */
+	bool looked;     /* the first bytes were looked at */
+	size_t at;
+	struct gunzip *gz; /* the bytes are gzip data, inflated by it */
+};
+/* Open s, a stream of path ("-": standard input): 0, or -1 after
+ * reporting why not (it cannot be opened, or is the regular file that
+ * standard output writes to). */
+int stream_open(struct stream *s, const char *path);
+/* Up to n bytes of s into buf: how many (a file's first read n >= 2, for
+ * gzip's magic bytes), 0 at its end, -1 after reporting a read error or
+ * bad gzip data, or STREAM_FOLDER, not reported, when the path is a
+ * directory (found by its first read). */
+#define STREAM_FOLDER (-2)
+long stream_read(struct stream *s, char *buf, size_t n);
+/* Close s (opened). */
+void stream_close(struct stream *s);
 
 /* "smtpcode: FILE: why" on stderr. */
 void input_error(const char *path, const char *why);
+/* "smtpcode: FILE, message N: why", N counted from 1, for the message of
+ * index number (from 0) in the mbox path; input_error() when number is
+ * negative (the file is one message). */
+void message_error(const char *path, long number, const char *why);
 
 /* The newlines in [p, end): with AVX2 where the processor has it (the
  * reader counts every block; --extract's workers count their slices). */

@@ -1,16 +1,20 @@
 /*
- * --mail: explain bounce messages.  Each file is read whole and parsed by
- * the library; each failed recipient gets its code, the reply that came
- * with it, and the full verdict, which rests on the DSN's Status: unless
+ * --mail: explain bounce messages.  Each message of a file (one, or an
+ * mbox's: mailbox.c), of a folder's files (folder.c), is parsed by the
+ * library; each failed recipient gets its code, the reply that came with
+ * it, and the full verdict, which rests on the DSN's Status: unless
  * that is generic (X.0.0) and the diagnostic is specific.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "folder.h"
 #include "input.h"
 #include "logs.h"
+#include "mailbox.h"
 #include "mails.h"
 #include "memo.h"
 #include "output.h"
@@ -124,8 +128,10 @@ static int kind_reason(enum smtpcode_mail_kind k)
 }
 
 /* The record of recipient m, the i-th of mail, or the message's own (i
- * RECORD_MESSAGE_INDEX, m empty) when it names none. */
-static void explain(const char *file, const struct mail_options *o,
+ * RECORD_MESSAGE_INDEX, m empty) when it names none; number is the
+ * message's index in its mbox, or -1. */
+static void explain(const char *file, long number,
+                    const struct mail_options *o,
                     const struct smtpcode_mail *mail,
                     const struct smtpcode_mail_recipient *m, long i)
 {
@@ -151,6 +157,7 @@ static void explain(const char *file, const struct mail_options *o,
 	org.message_kind = kind_id(mail->kind);
 	if (mail->kind == SMTPCODE_MAIL_FEEDBACK)
 		org.feedback_type = m->action;
+	org.message = number;
 	smtpcode_resolve(&q, m->diagnostic.s, m->diagnostic.len, o->provider, &r);
 	words_of(&r, m->diagnostic.s, m->diagnostic.len, &words);
 	row_of_result(&w, &r, NULL, org.report, &words);
@@ -190,14 +197,15 @@ static void explain(const char *file, const struct mail_options *o,
 }
 
 /*
- * A message, the library's working copy of it and the recipients, in
- * buffers kept from message to message (a folder of bounces is read in
- * one run: memory given back and asked for again per message costs more
- * than reading).
+ * The library's working copy of a message and the recipients, in buffers
+ * kept from message to message, as the message's own (a folder of
+ * bounces is read in one run: memory given back and asked for again per
+ * message costs more than reading).
  */
 struct buffers {
-	char *msg, *work;
-	size_t msg_size, work_size;
+	struct message_buffer message;
+	char *work;
+	size_t work_size;
 	struct smtpcode_mail_recipient *recipients;
 	size_t nrecipients; /* room for */
 };
@@ -218,55 +226,67 @@ static bool recipients_room(struct buffers *b, size_t n)
 	return true;
 }
 
-/* Parse the message in b into *mail with every recipient stored: a
- * second time, into an array for all, when the first had too little
- * room (the library counts those it could not store).  0, or -1 when
- * there is no memory for them. */
-static int parse_mail(struct buffers *b, size_t len, struct smtpcode_mail *mail)
+/* Parse the message text[0..len) into *mail with every recipient
+ * stored: a second time, into an array for all, when the first had too
+ * little room (the library counts those it could not store).  0, or -1
+ * when there is no memory for them. */
+static int parse_mail(struct buffers *b, const char *text, size_t len,
+                      struct smtpcode_mail *mail)
 {
 	if (!recipients_room(b, FIRST_RECIPIENTS))
 		return -1;
 	memset(mail, 0, sizeof *mail);
 	mail->recipients = b->recipients;
 	mail->max = b->nrecipients;
-	smtpcode_mail_parse(b->msg, len, b->work, len + 1, mail);
+	smtpcode_mail_parse(text, len, b->work, len + 1, mail);
 	if (mail->nrecipients <= mail->max)
 		return 0;
 	if (!recipients_room(b, mail->nrecipients))
 		return -1;
 	mail->recipients = b->recipients;
 	mail->max = b->nrecipients;
-	smtpcode_mail_parse(b->msg, len, b->work, len + 1, mail);
+	smtpcode_mail_parse(text, len, b->work, len + 1, mail);
 	return 0;
 }
 
-static int read_mail(const char *path, const struct mail_options *o,
-                     struct buffers *b)
-{
-	struct smtpcode_mail mail;
-	const char *file = strcmp(path, "-") == 0 ? "(standard input)" : path;
-	size_t len;
+/* A file being read: its path, and the name its records give. */
+struct mail_file {
+	const char *path, *name;
+	const struct mail_options *o;
+	struct buffers *b;
+};
 
-	if (read_whole(path, &b->msg, &b->msg_size, &len) != 0)
-		return -1;
+/* Explain the message text[0..len) of a file (message_fn). */
+static int read_message(void *ctx, const char *text, size_t len,
+                        long number)
+{
+	const struct mail_file *f = ctx;
+	const struct mail_options *o = f->o;
+	struct buffers *b = f->b;
+	struct smtpcode_mail mail;
+
 	if (b->work_size < len + 1) {
 		char *work = realloc(b->work, len + 1);
 		if (!work) {
-			input_error(path, "out of memory");
+			message_error(f->path, number, "out of memory");
 			return -1;
 		}
 		b->work = work;
 		b->work_size = len + 1;
 	}
-	if (parse_mail(b, len, &mail) != 0) {
-		input_error(path, "out of memory for its recipients");
+	if (parse_mail(b, text, len, &mail) != 0) {
+		message_error(f->path, number, "out of memory for its recipients");
 		return -1;
 	}
 	if (o->format != RECORD_TEXT && mail.nrecipients == 0) {
 		static const struct smtpcode_mail_recipient none;
-		explain(file, o, &mail, &none, RECORD_MESSAGE_INDEX);
+		explain(f->name, number, o, &mail, &none, RECORD_MESSAGE_INDEX);
 	} else if (o->format == RECORD_TEXT) {
-		out_escaped(stdout, file, strlen(file));
+		out_escaped(stdout, f->name, strlen(f->name));
+		if (number >= 0) { /* counted from 1, as recipients are */
+			out_str(", message ");
+			sink_number(NULL, (unsigned long)number + 1);
+		}
 		out_str(": ");
 		out_str(kind_name(mail.kind));
 		out_str(", ");
@@ -276,25 +296,52 @@ static int read_mail(const char *path, const struct mail_options *o,
 	/* parse_mail() stored them all (max only keeps a broken library
 	 * from sending this past the array). */
 	for (size_t i = 0; i < mail.nrecipients && i < mail.max; i++)
-		explain(file, o, &mail, &mail.recipients[i], (long)i);
+		explain(f->name, number, o, &mail, &mail.recipients[i], (long)i);
 	return 0;
+}
+
+/* Explain the messages of path, a file (one message or an mbox); when
+ * it is a directory and folders are read (in, else NULL), those of its
+ * files. */
+static int read_file(const char *path, struct mail_file *f,
+                     struct folder *in)
+{
+	int status;
+
+	f->path = path;
+	f->name = strcmp(path, "-") == 0 ? "(standard input)" : path;
+	status = each_message(path, &f->b->message, read_message, f);
+	if (status == STREAM_FOLDER && in) {
+		status = folder_list(in, path);
+		for (size_t i = 0; i < in->n; i++) /* (not folders: NULL) */
+			if (read_file(in->paths[i], f, NULL) != 0)
+				status = -1;
+	} else if (status == STREAM_FOLDER) { /* a file turned folder */
+		input_error(path, strerror(EISDIR));
+		status = -1;
+	}
+	return status;
 }
 
 int read_mails(const struct mail_options *o, int nfiles, char **files)
 {
 	static char *stdin_only[] = {"-"};
+	struct buffers b = {{NULL, 0}, NULL, 0, NULL, 0};
+	struct mail_file f = {NULL, NULL, o, &b};
+	struct folder in = {NULL, 0, 0, NULL};
 	int status = 0;
+
 	if (nfiles == 0) {
 		nfiles = 1;
 		files = stdin_only;
 	}
-	struct buffers b = {NULL, NULL, 0, 0, NULL, 0};
 	memo_on(); /* each code explained in full once, copied after that */
 	for (int i = 0; i < nfiles; i++)
-		if (read_mail(files[i], o, &b) != 0)
+		if (read_file(files[i], &f, &in) != 0)
 			status = -1;
 	memo_off();
-	free(b.msg);
+	folder_free(&in);
+	free(b.message.data);
 	free(b.work);
 	free(b.recipients);
 	return status;

@@ -40,7 +40,7 @@ static const char usage_text[] =
     "       smtpcode -l|--list [PATTERN]     every code, or those matching 5.7.*, 4xx\n"
     "       smtpcode -s|--search WORDS...    codes whose texts hold all WORDS\n"
     "       smtpcode --annotate|--extract|--summary [FILE...]   read mail logs\n"
-    "       smtpcode --mail [FILE...]        explain bounce messages\n"
+    "       smtpcode --mail [FILE|DIR...]    explain bounces: messages, mbox, Maildir\n"
     "       smtpcode --providers             the providers and their entry counts\n"
     "Explain SMTP reply codes: basic (452), enhanced (4.3.1, X.3.1), a pasted\n"
     "reply (\"452 4.3.1 Insufficient system storage\"), or a pattern (5.7.*).\n"

@@ -23,9 +23,11 @@
  *            file: the writers keep what they find of it per file, so
  *            there is one key of this kind.  Takes its length.
  *   R_LINE   a line number (unsigned long): decimal.  Takes 20 digits.
- *   R_INDEX  a recipient's index (long): decimal, counted from 1 in text,
- *            from 0 in TSV and JSON; a message's own record
- *            (RECORD_MESSAGE_INDEX): "-", JSON's null.  Takes 20 digits.
+ *   R_INDEX  an index (long), a recipient's in its message, a message's in
+ *            its mbox: decimal, counted from 1 in text, from 0 in TSV and
+ *            JSON; none (negative: a message's own record,
+ *            RECORD_MESSAGE_INDEX; a file that is one message): "-",
+ *            JSON's null.  Takes 20 digits.
  *   R_TEXT   a span of the input (struct smtpcode_text): escaped in text
  *            and TSV, "-" when absent; a JSON string, or null.  Takes its
  *            length, or 1.

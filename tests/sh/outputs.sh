@@ -69,6 +69,10 @@ done
 for f in tests/mail/*.eml tests/catalogue/mail/*.eml fuzz/corpus/mail/*; do
 	mails "$f" "$f"
 done
+# Where bounces are kept: an mbox, a Maildir, a folder.
+for f in tests/mail/bounces.mbox tests/mail/maildir tests/mail/folder; do
+	mails "$f" "$f"
+done
 # Generated input, named relative to the scratch folder (file names are
 # in the records).
 if [ -n "$genlog" ]; then
