@@ -1,7 +1,9 @@
 #!/bin/sh
 # bench/bounces.sh: bounce reading, `smtpcode --mail` against Sisimai
-# (Debian's libsisimai-perl), on the same folder of bounces written by
-# bench/genmail, in the same run.  Called by bench/run; prints rows of its
+# (Debian's libsisimai-perl), on the same folder of bounces, in the same
+# run: the real bounces of ../shared/corpus/bounces when that folder is
+# there (all of its folders' files, copied into one), else bounces written
+# by bench/genmail.  Called by bench/run; prints rows of its
 # table: messages per second of both and their ratio (target: smtpcode at
 # least 50 times as many), the messages and recipients each read, and on
 # how many of the messages both read the two give the same status code.
@@ -9,8 +11,9 @@
 # usage: sh bench/bounces.sh BUILD-DIR TMPDIR
 #   BUILD-DIR  a build holding smtpcode and measure
 #   TMPDIR     an existing scratch folder (the messages go in a subfolder)
-# Environment: BOUNCES (number of messages, default 560), BOUNCES_DIFF (a
-# file to write the disagreements to, one per line).
+# Environment: BOUNCES (number of generated messages, default 560; set, it
+# also chooses generated messages over the real ones), BOUNCES_DIFF (a file
+# to write the disagreements to, one per line).
 #
 # Same status code: per recipient (address, case ignored), smtpcode's
 # verdict code (`smtpcode --mail --json`, key code, when kind is enhanced)
@@ -41,7 +44,13 @@ row() { # figure smtpcode reference ratio target met
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 met() { awk -v r="$1" -v t="$2" 'BEGIN { print (r >= t ? "yes" : "NO") }'; }
 
-speed_fig="mail $n bounces vs Sisimai (x faster)"
+corpus=$here/../../shared/corpus/bounces
+if [ -d "$corpus" ] && [ -z "${BOUNCES:-}" ]; then
+	what="real bounces"
+else
+	what="bounces"
+fi
+speed_fig="mail $what vs Sisimai (x faster)"
 if ! perl -MSisimai -e 1 2>/dev/null; then
 	skip="skipped: apt-get install libsisimai-perl"
 	row "$speed_fig" "" "" "" ">= 50" "$skip"
@@ -54,7 +63,16 @@ done
 
 dir=$tmp/bounces
 rm -rf "$dir"
-sh "$here/genmail" "$n" "$dir"
+if [ "$what" = "real bounces" ]; then
+	mkdir -p "$dir"
+	for src in "$corpus"/*/; do
+		for f in "$src"*; do
+			[ -f "$f" ] && cp "$f" "$dir/$(basename "$src")-$(basename "$f")"
+		done
+	done
+else
+	sh "$here/genmail" "$n" "$dir"
+fi
 set -- "$dir"/*
 files=$#
 
@@ -75,10 +93,10 @@ sj_t=$(echo "$sj" | cut -f1)
 ss_t=$(echo "$ss" | cut -f1)
 rate() { awk -v n="$files" -v t="$1" 'BEGIN { printf "%.0f msg/s", (t > 0 ? n / t : 0) }'; }
 r=$(ratio "$ss_t" "$sc_t")
-row "$speed_fig" "$(rate "$sc_t")" "$(rate "$ss_t")" "$r" ">= 50" "$(met "$r" 50)"
+row "mail $files $what vs Sisimai (x faster)" "$(rate "$sc_t")" "$(rate "$ss_t")" "$r" ">= 50" "$(met "$r" 50)"
 r=$(ratio "$ss_t" "$sj_t")
-row "mail --json $n bounces vs Sisimai (x faster)" "$(rate "$sj_t")" "$(rate "$ss_t")" "$r" ">= 50" "$(met "$r" 50)"
-row "mail $n bounces peak RSS" "$(($(echo "$sc" | cut -f2) / 1024)) MiB" "$(($(echo "$ss" | cut -f2) / 1024)) MiB" "" "" ""
+row "mail --json $files $what vs Sisimai (x faster)" "$(rate "$sj_t")" "$(rate "$ss_t")" "$r" ">= 50" "$(met "$r" 50)"
+row "mail $files $what peak RSS" "$(($(echo "$sc" | cut -f2) / 1024)) MiB" "$(($(echo "$ss" | cut -f2) / 1024)) MiB" "" "" ""
 
 # Agreement.
 "$bin" --mail --json "$dir"/* > "$tmp/bounces.jsonl" || true
@@ -91,7 +109,7 @@ set -- $(BOUNCES_DIFF=${BOUNCES_DIFF:-} perl -MSisimai -MJSON::PP -e '
 	open my $in, "<", $jsonl or die "$jsonl: $!";
 	while (<$in>) {
 		my $r = JSON::PP->new->utf8->decode($_);
-		next unless exists $r->{index};
+		next unless defined $r->{index}; # a message without recipients
 		my $f = base($r->{file});
 		my $code = ($r->{kind} // "") eq "enhanced" ? $r->{code} : "none";
 		my $a = $r->{recipient} // "";

@@ -322,7 +322,7 @@ static const struct mutation mutations[] = {
 	{"phrase: no such user\n", "phrase: Over Quota\n",
 	 "109: phrase 'Over Quota' is already in reason-words mailboxfull ("},
 	{"phrase: over quota\n", "phrase: ok\n",
-	 "105: a reason's phrase is 3 to 80 characters without blanks at its ends"},
+	 "105: a reason's phrase is 4 to 80 characters without blanks at its ends"},
 	{"phrase: over quota\n", "phrase: over <quota>\n",
 	 "105: a reason's phrase has no '<' or '>'"},
 	{"phrase: over quota\n", "phrase: over  quota\n",

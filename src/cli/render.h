@@ -18,6 +18,13 @@ void render_text(const struct row *w, const char *input);
 /* One entry in full: the verdict v, then the explanation. */
 void render_entry(const struct smtpcode_entry *e,
                   const struct smtpcode_verdict *v, const char *reason_phrase);
+/* Its two parts: the title and the verdict, which depend on v (and the
+ * words that gave the reason, when they did), and the rest, which depends
+ * on e alone (so that the rest is rendered once for every verdict). */
+void render_entry_verdict(const struct smtpcode_entry *e,
+                          const struct smtpcode_verdict *v,
+                          const char *reason_phrase);
+void render_entry_body(const struct smtpcode_entry *e);
 /* A class-independent code (X.3.1): what each class of it means. */
 void render_topic(const struct smtpcode_entry *e,
                   const struct smtpcode_query *q);

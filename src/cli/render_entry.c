@@ -249,6 +249,14 @@ static void providers_section(const struct smtpcode_entry *e)
 void render_entry(const struct smtpcode_entry *e,
                   const struct smtpcode_verdict *v, const char *reason_phrase)
 {
+	render_entry_verdict(e, v, reason_phrase);
+	render_entry_body(e);
+}
+
+void render_entry_verdict(const struct smtpcode_entry *e,
+                          const struct smtpcode_verdict *v,
+                          const char *reason_phrase)
+{
 	const unsigned char *val = v->value;
 	const struct smtpcode_entry *now = v->basic_decides ? v->from : e;
 	char decided[512];
@@ -291,6 +299,10 @@ void render_entry(const struct smtpcode_entry *e,
 		text_line("Reason by", line);
 	}
 	text_line("Decided by", decided_by(v, decided, sizeof decided));
+}
+
+void render_entry_body(const struct smtpcode_entry *e)
+{
 	basic_line(e);
 	group_line(e);
 	if (smtpcode_provider_of(e))

@@ -143,10 +143,15 @@ static void header_rule(const void *arg)
 	out_str("\n");
 }
 
-static void entry_out(const void *arg)
+static void entry_verdict_out(const void *arg)
 {
 	const struct row *w = arg;
-	render_entry(w->entry, &w->verdict, w->wording.phrase);
+	render_entry_verdict(w->entry, &w->verdict, w->wording.phrase);
+}
+
+static void entry_body_out(const void *arg)
+{
+	render_entry_body(((const struct row *)arg)->entry);
 }
 
 static void topic_out(const void *arg)
@@ -168,10 +173,13 @@ static void inferred_out(const void *arg)
  * What render_text() writes depends on the reply's own text in its
  * "Reply text" line only.  The rest is kept by memo.c, in parts: the
  * header's lines before and after that line, under the words of
- * text_key(), which hold the codes and everything they resolved to; and
- * the entry that answers them, which depends on the entry alone.
+ * text_key(), which hold the codes and everything they resolved to; the
+ * title and verdict of the entry that answers them, under the entry, the
+ * verdict and the words that gave its reason; and the rest of the entry,
+ * under the entry alone (so rendered once, whatever its verdicts).
  */
-enum part { PART_TOP, PART_RULE, PART_ENTRY, PART_TOPIC, PART_INFERRED };
+enum part { PART_TOP, PART_RULE, PART_ENTRY, PART_ENTRY_BODY, PART_TOPIC,
+            PART_INFERRED };
 
 /* The verdict v as two words, for keys. */
 static void verdict_words(const struct smtpcode_verdict *v, uint64_t *key)
@@ -226,8 +234,10 @@ static void answer(const struct row *w, uint64_t *key, size_t n)
 	if (e && (r->match.entry || !q->enhanced || q->cls != 0)) {
 		uint64_t entry_key[5] = {PART_ENTRY, (uint64_t)(uintptr_t)e,
 		                         (uint64_t)(uintptr_t)w->wording.phrase};
+		uint64_t body_key[2] = {PART_ENTRY_BODY, (uint64_t)(uintptr_t)e};
 		verdict_words(&w->verdict, entry_key + 3);
-		memo_out(entry_key, 5, entry_out, w);
+		memo_out(entry_key, 5, entry_verdict_out, w);
+		memo_out(body_key, 2, entry_body_out, w);
 		return;
 	}
 	key[0] = e ? PART_TOPIC : PART_INFERRED;

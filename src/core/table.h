@@ -135,18 +135,26 @@ extern const uint16_t table_provider_groups[]; /* one per provider, + 1 */
 /*
  * The phrases that give a reason (data/reasons/, the generator's
  * wordings.c), in ASCII lower case in table_wording_text, bucketed by their
- * first two bytes: those whose bytes hash to b are table_wordings[
- * table_wording_first[b]] up to table_wordings[table_wording_first[b + 1]],
- * in order (their reasons' priority, then data order), so that the first
- * found at a place is the one that would win there.
+ * first four bytes, t (the first in the low byte; every phrase has four, no
+ * double space, and the matcher reads a run of blanks as one space): those
+ * of hash TABLE_WORDING_BUCKET(t) are table_wordings[table_wording_first[
+ * b]] up to table_wordings[table_wording_first[b + 1]], in order (their
+ * reasons' priority, then data order), so that the first found at a place
+ * is the one that would win there.  Four bytes, not two: most places of a
+ * text then have no phrase to try ("th" starts dozens, "the " few).
  */
-#define TABLE_WORDING_BUCKETS 1024
-#define TABLE_WORDING_BUCKET(a, b) \
-	(((unsigned)(a) * 31u ^ (unsigned)(b)) & (TABLE_WORDING_BUCKETS - 1))
+#define TABLE_WORDING_BITS 12
+#define TABLE_WORDING_BUCKETS (1u << TABLE_WORDING_BITS)
+#define TABLE_WORDING_BUCKET(t) \
+	((uint32_t)((uint32_t)(t) * 2654435761u) >> (32 - TABLE_WORDING_BITS))
 
 struct table_wording {
 	uint32_t text;   /* offset in table_wording_text */
-	uint8_t len;     /* strlen of the phrase: 3 to 80 */
+	uint32_t head;   /* its first four bytes, t */
+	uint32_t tail;   /* the four after them (0 past its end), packed
+	                    alike: phrases of one head ("mail", "not ") are
+	                    told apart at a look */
+	uint8_t len;     /* strlen of the phrase: 4 to 80 */
 	uint8_t reason;  /* a SMTPCODE_REASON value */
 	uint16_t order;  /* lower wins */
 };

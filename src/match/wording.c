@@ -1,6 +1,6 @@
 /*
  * The reason a reply's words give (data/reasons/): one pass over the
- * text, looking at each place only at the phrases whose first two bytes
+ * text, looking at each place only at the phrases whose first three bytes
  * hash like the text's there (table.h), so that the cost is the text's
  * length whatever the number of phrases.  Of the phrases found, the one
  * whose reason has the lowest priority wins.
@@ -22,6 +22,30 @@ static bool blank(unsigned char c)
 static unsigned char bucket_byte(unsigned char c)
 {
 	return blank(c) ? ' ' : fold(c);
+}
+
+/* The four bytes of s[0..len) packed as table.h packs a phrase's tail:
+ * folded, a run of blanks as one space, 0 past the end. */
+static uint32_t four_at(const unsigned char *s, size_t len)
+{
+	uint32_t t = 0;
+	size_t i = 0;
+	for (int k = 0; k < 4 && i < len; k++) {
+		unsigned char c = bucket_byte(s[i]);
+		t |= (uint32_t)c << 8 * k;
+		if (c == ' ')
+			while (i < len && blank(s[i]))
+				i++;
+		else
+			i++;
+	}
+	return t;
+}
+
+/* The bytes of a tail a phrase of length n has (0 to 4), as a mask. */
+static uint32_t tail_mask(size_t n)
+{
+	return n >= 8 ? 0xffffffffu : (uint32_t)(((uint64_t)1 << 8 * (n - 4)) - 1);
 }
 
 /* Whether phrase p[0..n) (lower case) is at s[0..len): ASCII case aside,
@@ -49,34 +73,64 @@ bool smtpcode_wording(const char *text, size_t len, struct smtpcode_wording *w)
 {
 	const unsigned char *s = (const unsigned char *)text;
 	const struct table_wording *best = NULL;
+	uint32_t head = 0; /* the last four bytes read, as table.h packs them:
+	                      the oldest in the low byte */
+	size_t at[4];      /* where each of them starts in s */
+	size_t n = 0;      /* bytes read since the start or a <...> */
 
 	w->reason = 0;
 	w->phrase = NULL;
 	w->at = 0;
 	if (!text)
 		return false;
-	for (size_t i = 0; i + 1 < len; i++) {
-		unsigned b;
-		/* What <...> encloses is an address or a host, not words. */
+	/* close: where the next '>' is, or len; looked for once per stretch,
+	 * so that many '<' without a '>' cost no more than one. */
+	for (size_t i = 0, close = 0; i < len;) {
+		unsigned char c = bucket_byte(s[i]);
+		size_t start;
+		uint32_t b, tail = 0;
+		bool tail_known;
+		/* What <...> encloses is an address or a host, not words: no
+		 * phrase runs into it or across it. */
 		if (s[i] == '<') {
-			size_t j = i + 1;
-			while (j < len && s[j] != '>')
-				j++;
-			if (j < len) {
-				i = j;
+			if (close <= i)
+				for (close = i + 1; close < len && s[close] != '>';)
+					close++;
+			if (close < len) {
+				i = close + 1;
+				n = 0;
+				head = 0;
 				continue;
 			}
 		}
-		b = TABLE_WORDING_BUCKET(bucket_byte(s[i]), bucket_byte(s[i + 1]));
+		at[n++ & 3] = i;
+		if (c == ' ') /* a run of blanks reads as one space */
+			while (i < len && blank(s[i]))
+				i++;
+		else
+			i++;
+		head = head >> 8 | (uint32_t)c << 24;
+		if (n < 4 || (head & 0xff) == ' ') /* no phrase starts so */
+			continue;
+		b = TABLE_WORDING_BUCKET(head);
+		start = at[n & 3]; /* of the oldest of the four */
+		tail_known = false;
 		for (unsigned k = table_wording_first[b];
 		     k < table_wording_first[b + 1]; k++) {
 			const struct table_wording *t = &table_wordings[k];
 			if (best && t->order >= best->order)
 				break; /* the rest of the bucket comes later */
-			if (phrase_at(s + i, len - i, (const unsigned char *)
+			if (t->head != head)
+				continue;
+			if (!tail_known) {
+				tail = four_at(s + i, len - i);
+				tail_known = true;
+			}
+			if ((tail & tail_mask(t->len)) == t->tail &&
+			    phrase_at(s + start, len - start, (const unsigned char *)
 			              table_wording_text + t->text, t->len)) {
 				best = t;
-				w->at = i;
+				w->at = start;
 				break;
 			}
 		}

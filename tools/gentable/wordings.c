@@ -13,7 +13,8 @@
 
 #include "gentable.h"
 
-#define WORDING_MIN 3  /* shorter ones would match by accident */
+#define WORDING_MIN 4  /* shorter ones would match by accident (and the
+                          matcher buckets by four bytes) */
 #define WORDING_MAX 80 /* a fragment of a reply, not a paragraph */
 
 static struct record *kept;
@@ -127,6 +128,7 @@ void keep_wordings(void)
 
 struct wording {
 	const char *phrase;
+	uint32_t head, tail; /* its first four bytes, the four after (table.h) */
 	unsigned bucket, reason;
 	size_t order; /* by priority, then data order */
 };
@@ -162,9 +164,14 @@ void write_wordings(FILE *out)
 			w[n].phrase = p;
 			w[n].reason = reason;
 			w[n].order = n;
-			w[n].bucket = TABLE_WORDING_BUCKET(
-			    bucket_byte((unsigned char)p[0]),
-			    bucket_byte((unsigned char)p[1]));
+			w[n].head = w[n].tail = 0;
+			for (int b = 3; b >= 0; b--) /* check_phrase(): 4 at least */
+				w[n].head = w[n].head << 8 |
+				            bucket_byte((unsigned char)p[b]);
+			for (size_t b = strlen(p) < 8 ? strlen(p) : 8; b > 4; b--)
+				w[n].tail = w[n].tail << 8 |
+				            bucket_byte((unsigned char)p[b - 1]);
+			w[n].bucket = TABLE_WORDING_BUCKET(w[n].head);
 			n++;
 		}
 	}
@@ -188,11 +195,12 @@ void write_wordings(FILE *out)
 	fputs("\t\"\";\n\nconst struct table_wording table_wordings[] = {\n", out);
 	for (size_t i = 0; i < n; i++) {
 		size_t len = strlen(w[i].phrase);
-		fprintf(out, "\t{%zu, %zu, %u, %zu},\n", off, len, w[i].reason,
-		        w[i].order);
+		fprintf(out, "\t{%zu, 0x%08lx, 0x%08lx, %zu, %u, %zu},\n", off,
+		        (unsigned long)w[i].head, (unsigned long)w[i].tail, len,
+		        w[i].reason, w[i].order);
 		off += len + 1;
 	}
-	fputs("\t{0, 0, 0, 0}\n};\n\n"
+	fputs("\t{0, 0, 0, 0, 0, 0}\n};\n\n"
 	      "const uint16_t table_wording_first[] = {", out);
 	for (unsigned b = 0, k = 0; b <= TABLE_WORDING_BUCKETS; b++) {
 		while (k < n && w[k].bucket < b)
