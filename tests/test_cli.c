@@ -420,6 +420,11 @@ static const struct cli_case cases[] = {
 	  "\"reply\":\"SYSTEM-F-EXDISKQUOTA, disk quota exceeded\"",
 	  "\"recipient\":\"bert@example.de\"", "\"reply\":\"550 user unknown\""},
 	 NULL, {NULL}},
+	{{"--mail", "--json", MAIL "/guess-worded.eml"}, 0,
+	 {"\"recipient\":\"dina@example.com\"", "\"recipient\":\"emil@example.com\"",
+	  "\"recipient\":\"fred@example.com\"", "\"recipient\":\"gina@example.com\"",
+	  "\"reason_phrase\":\"allowed queue period\"", "\"reason\":\"expired\""},
+	 NULL, {"carl@example.org", "postmaster"}},
 	{{"550 Relay access denied"}, 0,
 	 {"  Reason     norelaying (relaying is denied)\n"
 	  "  Reason by  the reply's words \"relay access denied\""},

@@ -172,7 +172,7 @@ struct want_mail {
 	const char *subject;
 	const char *reporting_mta;
 	size_t n;
-	struct want_rcpt r[3];
+	struct want_rcpt r[4];
 };
 
 #define UNKNOWN_USER_VMT                                                    \
@@ -411,6 +411,15 @@ static const struct want_mail corpus[] = {
 	{"exim-flat.eml", SMTPCODE_MAIL_BOUNCE,
 	 "Mail delivery failed: returning message to sender", "", 1,
 	 {{"bert@example.de", "", "", "", "550 user unknown", "550", "", 0}}},
+	/* Recipients whose own lines say nothing of why: the text's first
+	 * line that does, for each; an address quoted at a line's start, and
+	 * after "(Originally addressed to". */
+	{"guess-worded.eml", SMTPCODE_MAIL_BOUNCE,
+	 "Mail System Error - Returned Mail", "", 4,
+	 {{"dina@example.com", "", "", "", "not reachable within the allowed queue period.", "", "", 0},
+	  {"emil@example.com", "", "", "", "not reachable within the allowed queue period.", "", "", 0},
+	  {"fred@example.com", "", "", "", "not reachable within the allowed queue period.", "", "", 0},
+	  {"gina@example.com", "", "", "", "not reachable within the allowed queue period.", "", "", 0}}},
 	/* A null sender's auto-reply about a recipient is a bounce. */
 	{"null-sender.eml", SMTPCODE_MAIL_BOUNCE, "", "", 1,
 	 {{"nils@example.com", "", "", "",
@@ -530,7 +539,7 @@ static void test_corpus_complete(void **state)
 		"guess-leading.eml", "null-sender.eml", "leading-blank-lines.eml",
 		"autoreply-notes.eml", "jmrp.eml", "arf-no-rcpt.eml",
 		"html-only.eml", "dsn-status-words.eml", "dsn-status-basic.eml",
-		"dsn-text-explains.eml", "exim-flat.eml",
+		"dsn-text-explains.eml", "exim-flat.eml", "guess-worded.eml",
 	};
 	(void)state;
 	assert_int_equal(sizeof files / sizeof files[0],

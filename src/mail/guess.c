@@ -55,6 +55,8 @@ struct guess {
 	struct found f[GUESS_MAX];
 	size_t n;
 	struct span first_reply; /* the text's first failure reply */
+	struct span first_worded; /* its first line whose words give a reason
+	                             and that names no address */
 };
 
 /* The mail system's own mailboxes, which a bounce names as its sender. */
@@ -162,17 +164,20 @@ static struct span unmarked(struct span line)
 	return mime_trim(t);
 }
 
-/* An address that starts the line, bracketed or not ("x@y ... unknown
- * host", "<x@y>: reply"); *after gets the rest of the line. */
+/* An address that starts the line, bracketed, quoted or not ("x@y ...
+ * unknown host", "<x@y>: reply", "\"x@y\" <x@y>"); *after gets the rest
+ * of the line. */
 static bool leading(struct span t, struct span *addr, struct span *after)
 {
 	struct span word = mail_first_word(t), a = mail_address_in(word);
-	if (mime_empty(a) || (a.p != t.p && !(a.p == t.p + 1 && *t.p == '<')))
+	if (mime_empty(a) ||
+	    (a.p != t.p && !(a.p == t.p + 1 && (*t.p == '<' || *t.p == '"'))))
 		return false;
 	*addr = a;
 	after->p = a.e;
 	after->e = t.e;
-	while (after->p < after->e && (*after->p == '>' || *after->p == ':'))
+	while (after->p < after->e &&
+	       (*after->p == '>' || *after->p == ':' || *after->p == '"'))
 		after->p++;
 	*after = mime_trim(*after);
 	return true;
@@ -344,6 +349,7 @@ void text_bounce_guess(struct span text, const struct guess_own *own,
 	bool sentence_ended = true; /* by the line before */
 	bool heading = false;       /* the line before is a label without an
 	                               address */
+	struct smtpcode_wording w;
 
 	memset(&g, 0, sizeof g);
 	g.own = own;
@@ -387,15 +393,27 @@ void text_bounce_guess(struct span text, const struct guess_own *own,
 			(void)note(&g, addr, mail_no_span(), paragraph(t, rest));
 		else if (trailing(t, &addr) || worded(t, &addr))
 			(void)note(&g, addr, mail_no_span(), paragraph(t, rest));
+		if (mime_empty(g.first_worded) && mime_empty(mail_address_in(t)) &&
+		    smtpcode_wording(t.p, mime_len(t), &w))
+			g.first_worded = t;
 		sentence_ended = ends_sentence(t);
 		heading = phrase_starts(&phrases_address_label, t.p, mime_len(t),
 		                        NULL) && mime_empty(mail_address_in(t));
 	}
 	for (size_t i = 0; i < g.n; i++) {
-		struct span reply = !mime_empty(g.f[i].reply) ? g.f[i].reply
+		const struct found *f = &g.f[i];
+		struct span reply = !mime_empty(f->reply) ? f->reply
 		                  : !mime_empty(g.first_reply) ? g.first_reply
-		                                               : g.f[i].said;
-		sink->recipient(sink->ctx, g.f[i].addr, reply, mail_no_span());
+		                                               : f->said;
+		/* What is said with an address may not say why: the text's
+		 * first line that does, then (one line: no two recipients'
+		 * texts are joined in place). */
+		if (mime_empty(f->reply) && mime_empty(g.first_reply) &&
+		    !mime_empty(g.first_worded) &&
+		    (mime_empty(reply) ||
+		     !smtpcode_wording(reply.p, mime_len(reply), &w)))
+			reply = g.first_worded;
+		sink->recipient(sink->ctx, f->addr, reply, mail_no_span());
 	}
 }
 
