@@ -176,12 +176,7 @@ static int by_name(const void *a, const void *b)
 
 void keep_dialects(void)
 {
-	for (size_t i = 0; i < nrecords; i++)
-		if (records[i].kind == R_DIALECT) {
-			kept = xrealloc(kept, (nkept + 1) * sizeof *kept);
-			kept[nkept++] = records[i];
-		}
-	qsort(kept, nkept, sizeof *kept, by_name);
+	nkept = copy_records(R_DIALECT, &kept, by_name);
 }
 
 /* A word as C: {"text", length}; {NULL, 0} when absent. */

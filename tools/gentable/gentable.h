@@ -95,6 +95,10 @@ void read_stream(FILE *fp, const char *file);
 void free_records(void);
 /* Frees what reading gave record r: its fields and their values. */
 void free_fields(struct record *r);
+/* The records of kind, copied into *out (grown) and sorted by order: the
+ * records a writer keeps before write_table() drops them; how many. */
+size_t copy_records(enum record_kind kind, struct record **out,
+                    int (*order)(const void *, const void *));
 int read_date(const char *file, char date[11]);
 
 /* check.c */

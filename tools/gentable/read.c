@@ -187,6 +187,20 @@ void read_file(const char *file)
 	fclose(fp);
 }
 
+size_t copy_records(enum record_kind kind, struct record **out,
+                    int (*order)(const void *, const void *))
+{
+	size_t n = 0;
+	for (size_t i = 0; i < nrecords; i++)
+		if (records[i].kind == kind) {
+			*out = xrealloc(*out, (n + 1) * sizeof **out);
+			(*out)[n++] = records[i];
+		}
+	if (n)
+		qsort(*out, n, sizeof **out, order);
+	return n;
+}
+
 void free_fields(struct record *r)
 {
 	for (size_t k = 0; k < r->nfields; k++)

@@ -118,12 +118,7 @@ static int by_rank(const void *a, const void *b)
 
 void keep_wordings(void)
 {
-	for (size_t i = 0; i < nrecords; i++)
-		if (records[i].kind == R_WORDS) {
-			kept = xrealloc(kept, (nkept + 1) * sizeof *kept);
-			kept[nkept++] = records[i];
-		}
-	qsort(kept, nkept, sizeof *kept, by_rank);
+	nkept = copy_records(R_WORDS, &kept, by_rank);
 }
 
 struct wording {
