@@ -81,6 +81,17 @@ static struct smtpcode_text text_of(struct span s)
 	return t;
 }
 
+/* The reverse: an empty span for an absent text (no arithmetic on NULL). */
+static struct span span_of(struct smtpcode_text t)
+{
+	struct span s = {NULL, NULL};
+	if (t.len) {
+		s.p = t.s;
+		s.e = t.s + t.len;
+	}
+	return s;
+}
+
 
 
 /* ---- Codes ---- */
@@ -673,7 +684,7 @@ static void guess_recipients(struct parser *ps)
 	const struct text_sink sink = {ps, text_recipient, text_reporting_mta};
 	const struct smtpcode_mail *m = ps->m;
 	struct guess_own own;
-	struct span from = {m->from.s, m->from.s + m->from.len};
+	struct span from = span_of(m->from);
 
 	own.n = 0;
 	if (!mime_empty(from = mail_address_in(from)))
@@ -709,7 +720,7 @@ static void first_reply_for_lone_recipient(struct parser *ps)
  * (either: enough to look for recipients by their signs). */
 static bool says_bounce(const struct smtpcode_mail *m)
 {
-	struct span from = {m->from.s, m->from.s + m->from.len};
+	struct span from = span_of(m->from);
 	return phrase_find(&phrases_bounce_from, m->from.s, m->from.len,
 	                   NULL) != NULL ||
 	       (m->from.len && mime_ifind(from, "<>") != NULL) ||
