@@ -106,8 +106,9 @@ static void check_run(const struct run *x)
 	CHECK(m->kind >= SMTPCODE_MAIL_OTHER && m->kind <= SMTPCODE_MAIL_FEEDBACK);
 	if (m->kind == SMTPCODE_MAIL_OTHER || m->kind == SMTPCODE_MAIL_AUTOREPLY)
 		CHECK(m->nrecipients == 0);
-	if (m->kind == SMTPCODE_MAIL_FEEDBACK) /* the reported message's */
-		CHECK(m->nrecipients == 1);
+	if (m->kind == SMTPCODE_MAIL_FEEDBACK) /* the reported message's, if
+	                                          its report part is there */
+		CHECK(m->nrecipients <= 1);
 	for (size_t i = 0; i < stored; i++) {
 		const struct smtpcode_mail_recipient *r = &m->recipients[i];
 		check_text(x, r->recipient);

@@ -566,7 +566,8 @@ enum smtpcode_mail_kind {
 	SMTPCODE_MAIL_AUTOREPLY, /* an out-of-office or other auto-reply */
 	SMTPCODE_MAIL_FEEDBACK   /* an ARF feedback report (RFC 5965), or
 	                            Microsoft's complaint (JMRP): one
-	                            recipient, the reported message's, whose
+	                            recipient (none when an ARF report lacks
+	                            its report part), the reported message's, whose
 	                            action is the Feedback-Type (JMRP states
 	                            none) */
 };
