@@ -148,6 +148,15 @@ extern const uint16_t table_provider_groups[]; /* one per provider, + 1 */
 #define TABLE_WORDING_BUCKET(t) \
 	((uint32_t)((uint32_t)(t) * 2654435761u) >> (32 - TABLE_WORDING_BITS))
 
+/* A byte as phrase heads and tails are packed (the generator and the
+ * matcher alike): ASCII upper case folded, a blank read as a space. */
+static inline unsigned char table_wording_byte(unsigned char c)
+{
+	if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+		return ' ';
+	return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 'a' - 'A') : c;
+}
+
 struct table_wording {
 	uint32_t text;   /* offset in table_wording_text */
 	uint32_t head;   /* its first four bytes, t */

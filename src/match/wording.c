@@ -18,12 +18,6 @@ static bool blank(unsigned char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-/* The byte buckets are made of: blanks as one space. */
-static unsigned char bucket_byte(unsigned char c)
-{
-	return blank(c) ? ' ' : fold(c);
-}
-
 /* The four bytes of s[0..len) packed as table.h packs a phrase's tail:
  * folded, a run of blanks as one space, 0 past the end. */
 static uint32_t four_at(const unsigned char *s, size_t len)
@@ -31,7 +25,7 @@ static uint32_t four_at(const unsigned char *s, size_t len)
 	uint32_t t = 0;
 	size_t i = 0;
 	for (int k = 0; k < 4 && i < len; k++) {
-		unsigned char c = bucket_byte(s[i]);
+		unsigned char c = table_wording_byte(s[i]);
 		t |= (uint32_t)c << 8 * k;
 		if (c == ' ')
 			while (i < len && blank(s[i]))
@@ -86,7 +80,7 @@ bool smtpcode_wording(const char *text, size_t len, struct smtpcode_wording *w)
 	/* close: where the next '>' is, or len; looked for once per stretch,
 	 * so that many '<' without a '>' cost no more than one. */
 	for (size_t i = 0, close = 0; i < len;) {
-		unsigned char c = bucket_byte(s[i]);
+		unsigned char c = table_wording_byte(s[i]);
 		size_t start;
 		uint32_t b, tail = 0;
 		bool tail_known;

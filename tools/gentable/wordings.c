@@ -136,12 +136,6 @@ static int by_bucket(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* The folded byte the matcher buckets by: blanks as one space. */
-static unsigned char bucket_byte(unsigned char c)
-{
-	return c == '\t' || c == '\n' || c == '\r' ? ' ' : (unsigned char)fold(c);
-}
-
 void write_wordings(FILE *out)
 {
 	struct wording *w = NULL;
@@ -162,10 +156,10 @@ void write_wordings(FILE *out)
 			w[n].head = w[n].tail = 0;
 			for (int b = 3; b >= 0; b--) /* check_phrase(): 4 at least */
 				w[n].head = w[n].head << 8 |
-				            bucket_byte((unsigned char)p[b]);
+				            table_wording_byte((unsigned char)p[b]);
 			for (size_t b = strlen(p) < 8 ? strlen(p) : 8; b > 4; b--)
 				w[n].tail = w[n].tail << 8 |
-				            bucket_byte((unsigned char)p[b - 1]);
+				            table_wording_byte((unsigned char)p[b - 1]);
 			w[n].bucket = TABLE_WORDING_BUCKET(w[n].head);
 			n++;
 		}
