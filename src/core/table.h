@@ -172,6 +172,10 @@ extern const char table_wording_text[];
 extern const struct table_wording table_wordings[];
 extern const uint16_t table_wording_first[TABLE_WORDING_BUCKETS + 1];
 
+/* The most layouts data/bounces may define: the text bounce reader keeps
+ * what it found of each on its stack (textbounce.c). */
+#define TABLE_LAYOUTS_MAX 64
+
 /* Indices of the entries that stand for a range of codes (through:). */
 extern const uint32_t table_ranges[];
 extern const size_t table_nranges;

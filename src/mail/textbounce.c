@@ -13,7 +13,9 @@
  */
 #include <string.h>
 
+#include "scan.h"
 #include "smtpcode.h"
+#include "table.h"
 #include "textbounce.h"
 #include "words.h"
 
@@ -565,35 +567,78 @@ static void (*const shapes[])(struct reader *, struct span, struct span) = {
 
 /* Where a layout's intro is found in a text. */
 struct intro {
-	const struct phrase_set *set; /* the set sought; NULL: none yet */
-	const struct phrase *ph;      /* found, or NULL */
-	struct span rest, after;      /* the lines after its line; the rest
-	                                 of its line */
+	const struct phrase *ph; /* found, or NULL */
+	struct span rest, after; /* the lines after its line; the rest of
+	                            its line */
 };
+
+/* Whether layout k seeks the same intro as an earlier one (the generator
+ * writes a set once, so shared sets share their phrases). */
+static size_t same_intro(size_t k)
+{
+	const struct phrase_set *set = &text_layouts[k].intro;
+	for (size_t j = 0; j < k; j++)
+		if (text_layouts[j].intro.phrases == set->phrases &&
+		    text_layouts[j].intro.n == set->n)
+			return j;
+	return k;
+}
+
+/* The first line of text that starts with each layout's intro, in one pass
+ * over the lines rather than one per layout: a line's first byte, looked
+ * up in the union of the sets' first bytes, passes over most lines at
+ * once. */
+static void find_intros(struct span text, struct intro *in)
+{
+	uint32_t firsts[8] = {0};
+	size_t sought = 0, seek[TABLE_LAYOUTS_MAX];
+	struct span rest = text, line;
+
+	for (size_t k = 0; k < text_layouts_count; k++) {
+		in[k].ph = NULL;
+		if (same_intro(k) != k)
+			continue;
+		for (size_t w = 0; w < 8; w++)
+			firsts[w] |= text_layouts[k].intro.firsts[w];
+		seek[sought++] = k;
+	}
+	while (sought && mime_line(&rest, &line)) {
+		const char *p = line.p;
+		unsigned char c;
+		while (p < line.e && (*p == ' ' || *p == '\t'))
+			p++;
+		c = p < line.e ? scan_fold((unsigned char)*p) : 0;
+		if (!(firsts[c >> 5] >> (c & 31) & 1))
+			continue;
+		for (size_t i = 0; i < sought; i++) {
+			size_t k = seek[i];
+			const struct phrase_set *set = &text_layouts[k].intro;
+			if (!(set->firsts[c >> 5] >> (c & 31) & 1) ||
+			    !(in[k].ph = starts(set, line, &in[k].after)))
+				continue;
+			in[k].rest = rest;
+			seek[i--] = seek[--sought]; /* found: sought no more */
+		}
+	}
+}
 
 bool text_bounce_read(struct span text, const struct text_sink *sink)
 {
 	struct reader rd = {NULL, sink, 0};
-	struct intro in = {NULL, NULL, {NULL, NULL}, {NULL, NULL}};
+	struct intro in[TABLE_LAYOUTS_MAX];
 	bool recognised = false;
 
+	find_intros(text, in);
 	for (size_t k = 0; k < text_layouts_count && rd.added == 0; k++) {
 		const struct text_layout *l = &text_layouts[k];
-		/* Layouts that share their intros (the generator writes a
-		 * set once) share the search for them. */
-		if (!in.set || in.set->phrases != l->intro.phrases ||
-		    in.set->n != l->intro.n) {
-			in.set = &l->intro;
-			in.rest = text;
-			in.ph = seek(&l->intro, &in.rest, &in.after);
-		}
-		if (!in.ph || l->shape >= sizeof shapes / sizeof shapes[0])
+		const struct intro *found = &in[same_intro(k)];
+		if (!found->ph || l->shape >= sizeof shapes / sizeof shapes[0])
 			continue;
 		recognised = true;
 		rd.l = l;
-		if (in.ph->id < l->greetings)
-			reporting_mta(&rd, mail_host_after(in.after));
-		shapes[l->shape](&rd, text, in.rest);
+		if (found->ph->id < l->greetings)
+			reporting_mta(&rd, mail_host_after(found->after));
+		shapes[l->shape](&rd, text, found->rest);
 	}
 	return recognised;
 }

@@ -230,10 +230,15 @@ void check_layout(const struct record *r)
  * be ordered by the file list, which nobody chose. */
 void check_layout_order(void)
 {
+	size_t n = 0;
 	for (size_t i = 0; i < nrecords; i++) {
 		struct record *r = &records[i];
 		if (r->kind != R_LAYOUT)
 			continue;
+		if (++n > TABLE_LAYOUTS_MAX)
+			fail(r->file, r->line, "layout %s: more than %d layouts "
+			     "(TABLE_LAYOUTS_MAX in src/core/table.h)",
+			     r->codetext, TABLE_LAYOUTS_MAX);
 		r->rank = record_priority(r, "are tried first");
 		for (size_t j = 0; j < i && r->rank; j++)
 			if (records[j].kind == R_LAYOUT &&
