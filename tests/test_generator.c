@@ -513,6 +513,31 @@ static void test_scale(void **state)
 	free(good);
 }
 
+/* The text bounce reader keeps what it found of each layout on its stack:
+ * one layout more than TABLE_LAYOUTS_MAX is refused where it is. */
+static void test_too_many_layouts(void **state)
+{
+	char *good = read_all(GOOD_DATA), *big;
+	size_t len = strlen(good), cap = len + 200 * 100;
+	struct run *r = test_malloc(sizeof *r);
+	(void)state;
+	big = malloc(cap);
+	assert_non_null(big);
+	memcpy(big, good, len);
+	for (int k = 0; k < 64; k++)
+		len += (size_t)sprintf(big + len, "\nlayout: mta-%d\npriority: "
+		                       "%d\nshape: lone-addresses\nintro: Mail %d "
+		                       "failed\n", k, 100 + k, k);
+	big[len] = '\0';
+	assert_true(len < cap);
+	assert_int_equal(gentable(big, r), 1);
+	assert_non_null(strstr(r->err, "layout mta-63: more than 64 layouts "
+	                                "(TABLE_LAYOUTS_MAX in src/core/table.h)"));
+	test_free(r);
+	free(big);
+	free(good);
+}
+
 static void test_bad_date(void **state)
 {
 	char path[64];
@@ -596,6 +621,7 @@ int main(void)
 	    cmocka_unit_test(test_refuses),
 	    cmocka_unit_test(test_scale),
 	    cmocka_unit_test(test_layouts_written),
+	    cmocka_unit_test(test_too_many_layouts),
 	    cmocka_unit_test(test_bad_date),
 	    cmocka_unit_test(test_shared_class),
 	    cmocka_unit_test(test_missing_file),
