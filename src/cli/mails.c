@@ -23,6 +23,8 @@
 /* Room for this many recipients at first: a DSN with more is parsed again
  * with an array for all of them. */
 #define FIRST_RECIPIENTS 256
+/* The working copy's first size: most bounces fit (as in mailbox.c). */
+#define WORK_FIRST ((size_t)64 << 10)
 
 static const char *kind_name(enum smtpcode_mail_kind k)
 {
@@ -266,13 +268,20 @@ static int read_message(void *ctx, const char *text, size_t len,
 	struct smtpcode_mail mail;
 
 	if (b->work_size < len + 1) {
-		char *work = realloc(b->work, len + 1);
-		if (!work) {
+		/* Grown as the message buffer grows (mailbox.c), in steps that
+		 * double: a larger message than all before is common in a
+		 * folder, and each new block is fresh pages to touch. */
+		size_t size = b->work_size ? b->work_size : WORK_FIRST;
+		char *work;
+		while (size < len + 1)
+			size = size > SIZE_MAX / 2 ? len + 1 : 2 * size;
+		if (!(work = malloc(size))) {
 			message_error(f->path, number, "out of memory");
 			return -1;
 		}
+		free(b->work);
 		b->work = work;
-		b->work_size = len + 1;
+		b->work_size = size;
 	}
 	if (parse_mail(b, text, len, &mail) != 0) {
 		message_error(f->path, number, "out of memory for its recipients");

@@ -1,16 +1,19 @@
 /*
  * The table's strings: plain ones where they are, packed prose decoded on
- * first use into the room the generator left for it (table.h), so that a
- * string keeps one address for the life of the program, as if it had
- * never been packed.  A decoded string starts with a non-zero byte (no
- * packed string is empty), which is how a second use knows it.  One lock
+ * first use into the next free bytes of the room the generator left for
+ * all of it (table.h), so that a string keeps one address for the life of
+ * the program, as if it had never been packed, and the strings a run uses
+ * share pages (a page's first write is dear on a virtual machine; a
+ * folder of bounces uses a few hundred strings of thousands).  One lock
  * for all: several threads may ask, and decoding takes microseconds.
  */
 #include <stdatomic.h>
+#include <string.h>
 
 #include "table.h"
 
 static atomic_flag decoding = ATOMIC_FLAG_INIT;
+static size_t used; /* bytes of table_prose_text taken */
 
 /* Packed string p into out.  The rules form a tree whose leaves are
  * plain bytes, each rule made of bytes before it: a stack of 256 holds
@@ -37,15 +40,17 @@ static void unpack(const unsigned char *p, char *out)
 
 const char *table_text(uint32_t off)
 {
-	char *text;
+	uint32_t at;
 	if (!(off & TABLE_PROSE))
 		return table_pool + off;
 	off &= ~TABLE_PROSE;
-	text = table_prose_text + (size_t)TABLE_PROSE_ROOM * off;
 	while (atomic_flag_test_and_set_explicit(&decoding, memory_order_acquire))
 		;
-	if (!text[0])
-		unpack(table_prose + off, text);
+	if (!(at = table_prose_at[off])) {
+		unpack(table_prose + table_prose_start[off], table_prose_text + used);
+		table_prose_at[off] = at = (uint32_t)used + 1;
+		used += strlen(table_prose_text + used) + 1;
+	}
 	atomic_flag_clear_explicit(&decoding, memory_order_release);
-	return text;
+	return table_prose_text + at - 1;
 }

@@ -181,22 +181,26 @@ extern const uint32_t table_ranges[];
 extern const size_t table_nranges;
 
 /*
- * Strings: an offset into table_pool, or, with TABLE_PROSE set, into
- * table_prose, where the long texts only renderers read (meanings,
- * causes, fixes, notes...) are kept packed by byte-pair encoding (the
- * generator's prose.c): a byte c with table_prose_rules[c][0] non-zero
- * stands for the bytes rules[c][0] then rules[c][1], each of which may
- * stand for more.  Codes, names, phrases and markers are plain.  Packed
- * string p is decoded, on first use, into table_prose_text +
- * TABLE_PROSE_ROOM * p, where the generator left room for it (table_text(),
- * prose.c).
+ * Strings: an offset into table_pool, or, with TABLE_PROSE set, the
+ * number of a string of table_prose, where the long texts only renderers
+ * read (meanings, causes, fixes, notes...) are kept packed by byte-pair
+ * encoding (the generator's prose.c): a byte c with
+ * table_prose_rules[c][0] non-zero stands for the bytes rules[c][0] then
+ * rules[c][1], each of which may stand for more.  Codes, names, phrases
+ * and markers are plain.  Packed string i starts at table_prose_start[i]
+ * and is decoded, on first use, into the next free bytes of
+ * table_prose_text (room for all of them, table_prose_room bytes), where
+ * table_prose_at[i] keeps its place (table_text(), prose.c): the strings
+ * a run uses sit together, on a few pages, whichever entries they are of.
  */
 #define TABLE_PROSE 0x80000000u
-#define TABLE_PROSE_ROOM 4
 extern const char table_pool[];
 extern const unsigned char table_prose[];
 extern const unsigned char table_prose_rules[256][2];
+extern const uint32_t table_prose_start[];
+extern uint32_t table_prose_at[];
 extern char table_prose_text[];
+extern const size_t table_prose_room;
 /* The string at offset off (either kind), decoded. */
 const char *table_text(uint32_t off);
 extern const struct table_item table_items[];

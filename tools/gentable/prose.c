@@ -22,6 +22,9 @@
 static struct {
 	unsigned char *bytes; /* the packed strings, each ended by a 0 */
 	size_t n;
+	uint32_t *start;      /* each string's offset in bytes */
+	size_t nstrings;
+	size_t text;          /* the bytes all take decoded, their 0s too */
 	uint8_t rules[256][2];
 	uint32_t *where; /* by pool offset: its new place (table.h) */
 } packed;
@@ -102,17 +105,17 @@ void prose_pack(const char *pool, size_t n, const unsigned char *hot)
 		}
 	}
 	m = learn(buf, m);
-	/* Each packed string, in pool order, with room for its text at
-	 * TABLE_PROSE_ROOM times its offset: a string that shrank more than
-	 * that is padded with 0s. */
-	packed.bytes = xrealloc(NULL, 2 * m + 1);
-	packed.n = 0;
+	/* Each packed string, in pool order, known by its number. */
+	packed.bytes = xrealloc(NULL, m + 1);
+	packed.start = xrealloc(NULL, (m + 1) * sizeof *packed.start);
+	packed.n = packed.nstrings = packed.text = 0;
 	size_t at = 0;
 	for (size_t off = 0; off < n; off += strlen(pool + off) + 1) {
 		size_t len = strlen(pool + off), k, text = 0;
 		if (hot[off] || len < PROSE_MIN)
 			continue;
-		packed.where[off] = TABLE_PROSE | (uint32_t)packed.n;
+		packed.where[off] = TABLE_PROSE | (uint32_t)packed.nstrings;
+		packed.start[packed.nstrings++] = (uint32_t)packed.n;
 		for (k = 0; buf[at + k]; k++)
 			text += expanded(buf[at + k]);
 		if (text != len) {
@@ -120,17 +123,13 @@ void prose_pack(const char *pool, size_t n, const unsigned char *hot)
 			        "bytes, not %zu\n", off, text, len);
 			errors++;
 		}
-		packed.bytes = xrealloc(packed.bytes, packed.n + len + 2);
 		memcpy(packed.bytes + packed.n, buf + at, k + 1);
 		packed.n += k + 1;
-		while (TABLE_PROSE_ROOM * (k + 1) < len + 1) {
-			packed.bytes[packed.n++] = 0;
-			k++;
-		}
-		at += strlen((const char *)buf + at) + 1;
+		packed.text += len + 1;
+		at += k + 1;
 	}
-	if (packed.n >= TABLE_PROSE) {
-		fprintf(stderr, "gentable: more than %lu bytes of packed prose\n",
+	if (packed.n >= TABLE_PROSE || packed.text >= UINT32_MAX) {
+		fprintf(stderr, "gentable: more than %lu bytes of prose\n",
 		        (unsigned long)TABLE_PROSE);
 		errors++;
 	}
@@ -173,10 +172,19 @@ void prose_write(FILE *out)
 		if (packed.rules[c][0])
 			fprintf(out, "\t[%u] = {%u, %u},\n", c, packed.rules[c][0],
 			        packed.rules[c][1]);
-	fprintf(out, "};\n\n/* Where the prose is decoded: TABLE_PROSE_ROOM "
-	        "bytes a packed byte. */\nchar table_prose_text[%zu];\n",
-	        TABLE_PROSE_ROOM * (packed.n + 1));
+	fputs("};\n\nconst uint32_t table_prose_start[] = {", out);
+	for (size_t i = 0; i < packed.nstrings; i++)
+		fprintf(out, "%s%lu,", i % 8 ? " " : "\n\t",
+		        (unsigned long)packed.start[i]);
+	/* (a last 0: an empty initialiser is not C11) */
+	fprintf(out, "\n\t0\n};\n\n/* Where each string is decoded: its offset "
+	        "in table_prose_text plus one, 0 before. */\n"
+	        "uint32_t table_prose_at[%zu];\n/* Room for all, decoded. */\n"
+	        "char table_prose_text[%zu];\n"
+	        "const size_t table_prose_room = %zu;\n",
+	        packed.nstrings + 1, packed.text + 1, packed.text + 1);
 	free(plain);
 	free(packed.bytes);
+	free(packed.start);
 	free(packed.where);
 }
