@@ -647,6 +647,9 @@ int smtpcode_mail_parse(const char *msg, size_t len, char *work,
  * subject, detail and class (X first), then categories. */
 size_t smtpcode_table_size(void);
 const struct smtpcode_entry *smtpcode_table_entry(size_t i);
+/* The i for which smtpcode_table_entry(i) is e; smtpcode_table_size()
+ * when e is not an entry of the table. */
+size_t smtpcode_entry_index(const struct smtpcode_entry *e);
 
 /* Date of the data, "YYYY-MM-DD", from data/. */
 const char *smtpcode_data_date(void);

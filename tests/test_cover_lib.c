@@ -49,6 +49,14 @@ static void test_lookup_ranges(void **state)
 	must(smtpcode_find_basic_digit(1, 5));
 	must(smtpcode_find_basic_digit(2, 5));
 	assert_null(smtpcode_table_entry(smtpcode_table_size()));
+	/* not entries: their index is the table's size */
+	assert_int_equal(smtpcode_entry_index(NULL), smtpcode_table_size());
+	assert_int_equal(smtpcode_entry_index((const struct smtpcode_entry *)
+	                                      (const void *)"4.3.1"),
+	                 smtpcode_table_size());
+	assert_int_equal(smtpcode_entry_index((const struct smtpcode_entry *)
+	    (const void *)((const char *)smtpcode_table_entry(1) - 1)),
+	    smtpcode_table_size());
 }
 
 static void test_named_lookups(void **state)
@@ -144,6 +152,7 @@ static void test_whole_table(void **state)
 		const struct smtpcode_entry *e = smtpcode_table_entry(i);
 		enum smtpcode_kind k = smtpcode_kind(e);
 		struct smtpcode_result r;
+		assert_int_equal(smtpcode_entry_index(e), i);
 		for (int t = 0; t < SMTPCODE_NTEXTS; t++)
 			assert_non_null(smtpcode_text(e, (enum smtpcode_text_field)t));
 		for (int f = 0; f < SMTPCODE_NFIELDS; f++)

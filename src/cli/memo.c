@@ -16,6 +16,11 @@
  *
  * A key may sit in one of a few slots (hash.h).  A collision costs a
  * render, never a wrong answer: keys are compared whole.
+ *
+ * The longest part of a code's explanation (its meaning, causes, fixes,
+ * related codes and sources) is not copied at all: a reader of a folder
+ * of bounces wants it once, not once per recipient, so memo_explained()
+ * tells which entries were explained in full already.
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -23,6 +28,7 @@
 
 #include "hash.h"
 #include "memo.h"
+#include "smtpcode.h"
 #include "output.h"
 
 #define MEMO_SLOTS 512 /* a power of two */
@@ -43,6 +49,7 @@ static struct slot slots[MEMO_SLOTS];
 static uint64_t *arena;            /* ARENA_WORDS words, or NULL */
 static size_t used;                /* words of the arena taken */
 static struct out_capture scratch; /* where output is rendered first */
+static unsigned char *explained;   /* a bit for each entry of the table */
 static bool on;
 
 void memo_on(void)
@@ -52,10 +59,13 @@ void memo_on(void)
 
 void memo_off(void)
 {
-	for (size_t i = 0; i < MEMO_SLOTS; i++)
-		slots[i] = (struct slot){0, 0, 0, NULL};
+	if (arena) /* (no slot is taken without it) */
+		for (size_t i = 0; i < MEMO_SLOTS; i++)
+			slots[i] = (struct slot){0, 0, 0, NULL};
 	free(arena);
 	arena = NULL;
+	free(explained);
+	explained = NULL;
 	used = 0;
 	out_capture_free(&scratch);
 	on = false;
@@ -91,31 +101,43 @@ static struct slot *new_slot(uint64_t h)
 	return &slots[way(h, victim(h, state), MEMO_SLOTS)];
 }
 
-/* The scratch output kept in s under key[0..n); when it is too long, or
+/* Output text[0..len) kept in s under key[0..n); when it is too long, or
  * there is no room or memory for it, it is not, and is rendered again
  * next time. */
-static void keep(struct slot *s, uint64_t h, const uint64_t *key, size_t n)
+static void keep(struct slot *s, uint64_t h, const uint64_t *key, size_t n,
+                 const char *text, size_t len)
 {
-	size_t words = n + (scratch.len + sizeof *key - 1) / sizeof *key;
+	size_t words = n + (len + sizeof *key - 1) / sizeof *key;
 	uint64_t *block;
-	if (scratch.failed || scratch.len > MEMO_MAX ||
-	    words > ARENA_WORDS - used ||
+	if (len > MEMO_MAX || words > ARENA_WORDS - used ||
 	    (!arena && !(arena = malloc(MEMO_BUDGET))))
 		return;
 	block = arena + used;
 	used += words;
 	memcpy(block, key, n * sizeof *key);
-	if (scratch.len) /* scratch.text may be NULL then */
-		memcpy(block + n, scratch.text, scratch.len);
+	if (len) /* text may be NULL then */
+		memcpy(block + n, text, len);
 	s->hash = h;
 	s->words = n;
-	s->len = scratch.len;
+	s->len = len;
 	s->block = block;
+}
+
+/* The slot that holds key[0..n) (h its hash), or NULL. */
+static const struct slot *find(uint64_t h, const uint64_t *key, size_t n)
+{
+	for (size_t i = 0; i < WAYS; i++) {
+		const struct slot *s = &slots[way(h, i, MEMO_SLOTS)];
+		if (holds(s, h, key, n))
+			return s;
+	}
+	return NULL;
 }
 
 void memo_out(const uint64_t *key, size_t n, void (*render)(const void *),
               const void *arg)
 {
+	const struct slot *s;
 	uint64_t h;
 
 	if (!on || n == 0 || n > MEMO_WORDS) {
@@ -123,17 +145,27 @@ void memo_out(const uint64_t *key, size_t n, void (*render)(const void *),
 		return;
 	}
 	h = key_hash(key, n);
-	for (size_t i = 0; i < WAYS; i++) {
-		const struct slot *s = &slots[way(h, i, MEMO_SLOTS)];
-		if (holds(s, h, key, n)) {
-			out_write((const char *)(s->block + n), s->len);
-			return;
-		}
+	if ((s = find(h, key, n)) != NULL) {
+		out_write((const char *)(s->block + n), s->len);
+		return;
 	}
 	out_capture_begin(&scratch);
 	render(arg);
 	out_capture_end();
 	/* Written first: memory that ran out is an output error. */
 	out_capture_write(&scratch);
-	keep(new_slot(h), h, key, n);
+	if (!scratch.failed)
+		keep(new_slot(h), h, key, n, scratch.text, scratch.len);
+}
+
+bool memo_explained(const struct smtpcode_entry *e)
+{
+	size_t n = smtpcode_table_size(), i = smtpcode_entry_index(e);
+	if (!on || i >= n ||
+	    (!explained && !(explained = calloc(n / 8 + 1, 1))))
+		return false;
+	if (explained[i / 8] >> (i % 8) & 1)
+		return true;
+	explained[i / 8] |= (unsigned char)(1u << (i % 8));
+	return false;
 }

@@ -2,8 +2,11 @@
 #ifndef SMTPCODE_MEMO_H
 #define SMTPCODE_MEMO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "smtpcode.h"
 
 /* The most words a key may have. */
 #define MEMO_WORDS 24
@@ -23,5 +26,12 @@ void memo_off(void);
  */
 void memo_out(const uint64_t *key, size_t n, void (*render)(const void *),
               const void *arg);
+
+/* Whether entry e was explained in full before, between memo_on() and
+ * memo_off(): false the first time (and it is noted), and whenever memo
+ * is off or there is no memory for the note (then the caller explains it
+ * in full again).  A note per entry, never dropped: which records are
+ * explained in full does not depend on anything but the input. */
+bool memo_explained(const struct smtpcode_entry *e);
 
 #endif

@@ -25,6 +25,9 @@ void render_entry_verdict(const struct smtpcode_entry *e,
                           const struct smtpcode_verdict *v,
                           const char *reason_phrase);
 void render_entry_body(const struct smtpcode_entry *e);
+/* In its place, where e was explained in full before (--mail): one line
+ * that says so. */
+void render_entry_body_again(const struct smtpcode_entry *e);
 /* A class-independent code (X.3.1): what each class of it means. */
 void render_topic(const struct smtpcode_entry *e,
                   const struct smtpcode_query *q);

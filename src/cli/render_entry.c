@@ -312,6 +312,18 @@ void render_entry_body(const struct smtpcode_entry *e)
 		providers_section(e);
 }
 
+void render_entry_body_again(const struct smtpcode_entry *e)
+{
+	const struct smtpcode_entry *p = smtpcode_provider_of(e);
+	out_str("  Explained above: ");
+	if (p) {
+		out_str(text(p, SMTPCODE_NAME));
+		out_str("'s ");
+	}
+	out_str(text(e, SMTPCODE_CODE));
+	out_str(" (meaning, causes, fixes, related codes, sources).\n");
+}
+
 /* X.3.1: what the code means in each class it is used with. */
 void render_topic(const struct smtpcode_entry *e,
                   const struct smtpcode_query *q)

@@ -149,11 +149,6 @@ static void entry_verdict_out(const void *arg)
 	render_entry_verdict(w->entry, &w->verdict, w->wording.phrase);
 }
 
-static void entry_body_out(const void *arg)
-{
-	render_entry_body(((const struct row *)arg)->entry);
-}
-
 static void topic_out(const void *arg)
 {
 	const struct smtpcode_result *r = ((const struct row *)arg)->r;
@@ -178,7 +173,7 @@ static void inferred_out(const void *arg)
  * verdict and the words that gave its reason; and the rest of the entry,
  * under the entry alone (so rendered once, whatever its verdicts).
  */
-enum part { PART_TOP, PART_RULE, PART_ENTRY, PART_ENTRY_BODY, PART_TOPIC,
+enum part { PART_TOP, PART_RULE, PART_ENTRY, PART_TOPIC,
             PART_INFERRED };
 
 /* The verdict v as two words, for keys. */
@@ -234,10 +229,14 @@ static void answer(const struct row *w, uint64_t *key, size_t n)
 	if (e && (r->match.entry || !q->enhanced || q->cls != 0)) {
 		uint64_t entry_key[5] = {PART_ENTRY, (uint64_t)(uintptr_t)e,
 		                         (uint64_t)(uintptr_t)w->wording.phrase};
-		uint64_t body_key[2] = {PART_ENTRY_BODY, (uint64_t)(uintptr_t)e};
 		verdict_words(&w->verdict, entry_key + 3);
 		memo_out(entry_key, 5, entry_verdict_out, w);
-		memo_out(body_key, 2, entry_body_out, w);
+		/* A folder of bounces meets the same few codes again and
+		 * again: each is explained in full the first time only. */
+		if (memo_explained(e))
+			render_entry_body_again(e);
+		else
+			render_entry_body(e);
 		return;
 	}
 	key[0] = e ? PART_TOPIC : PART_INFERRED;

@@ -121,8 +121,11 @@ enum smtpcode_pairing smtpcode_check_pair(unsigned basic, unsigned cls,
 		return SMTPCODE_PAIR_MISMATCH;
 	if (!e)
 		return SMTPCODE_PAIR_UNUSUAL;
-	for (size_t i = 0; i < smtpcode_count(e, SMTPCODE_BASIC); i++) {
-		const char *k = smtpcode_item(e, SMTPCODE_BASIC, i).key;
+	/* The items' keys alone: their texts are prose, decoded on use
+	 * (prose.c), and not wanted here. */
+	for (size_t i = 0; i < e->count[SMTPCODE_BASIC]; i++) {
+		const char *k = table_text(
+		    table_items[e->first[SMTPCODE_BASIC] + i].key);
 		if (k[0] == digit && (unsigned)(k[1] - '0') == basic / 10 % 10 &&
 		    (unsigned)(k[2] - '0') == basic % 10)
 			return SMTPCODE_PAIR_USUAL;
@@ -190,6 +193,16 @@ size_t smtpcode_table_size(void)
 const struct smtpcode_entry *smtpcode_table_entry(size_t i)
 {
 	return i < table_size ? &table_entries[i] : NULL;
+}
+
+size_t smtpcode_entry_index(const struct smtpcode_entry *e)
+{
+	/* Compared as addresses: e may be any pointer the caller has. */
+	uintptr_t a = (uintptr_t)e, first = (uintptr_t)table_entries;
+	if (a < first || (a - first) % sizeof *e ||
+	    (a - first) / sizeof *e >= table_size)
+		return table_size;
+	return (a - first) / sizeof *e;
 }
 
 const char *smtpcode_version(void)

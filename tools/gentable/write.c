@@ -624,9 +624,9 @@ static void write_markers(FILE *out, const struct smtpcode_entry *entries)
 
 /* The pool split into plain strings and packed prose (prose.c), and
  * every offset moved to its new place.  What the library reads in place
- * stays plain: codes and names (lookups, lists), what matching compares
- * (the phrases, folded and as written, and the markers) and the items'
- * keys. */
+ * stays plain: codes and names (lookups, lists), what decides an unknown
+ * verdict (records' warnings), what matching compares (the phrases,
+ * folded and as written, and the markers) and the items' keys. */
 static void pack(struct smtpcode_entry *entries, struct table_phrase *ph,
                  size_t nphrases)
 {
@@ -636,6 +636,8 @@ static void pack(struct smtpcode_entry *entries, struct table_phrase *ph,
 		hot[entries[i].text[SMTPCODE_CODE]] = 1;
 		hot[entries[i].text[SMTPCODE_NAME]] = 1;
 		hot[entries[i].text[SMTPCODE_THROUGH]] = 1;
+		/* every record's warnings name it (--mail, --extract) */
+		hot[entries[i].text[SMTPCODE_DECIDES]] = 1;
 	}
 	for (size_t i = 0; i < nitems; i++) {
 		hot[items[i].key] = 1;
