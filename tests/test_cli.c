@@ -646,10 +646,9 @@ static void test_piped_unwrapped(void **state)
 }
 
 /* A bounce read twice is explained twice alike, but for the code's
- * meaning, causes, fixes and sources, given in full the first time only:
- * the second explanation, copied from what the first rendered (memo.c),
- * is the same bytes as a fresh one up to there, in every width and
- * colour, and then says where the rest is. */
+ * meaning, causes, fixes and sources, given in full the first time only
+ * (explained.c): the second explanation is the same bytes as the first up
+ * to there, in every width and colour, and then says where the rest is. */
 static void test_mail_repeated(void **state)
 {
 	static char *opts[][4] = {{NULL}, {"-w", "50", "--color", "always"}};

@@ -1,4 +1,4 @@
-/* Hashing shared by the log caches, memo.c and the summary's tables, and
+/* Hashing shared by the log caches and the summary's tables, and
  * the placement of the caches' keys.  The caches (a few slots a key, so a
  * collision costs an eviction at worst) use hash_bytes(); the summary's
  * tables, which grow with what they hold, sip13() under a random key. */
@@ -146,7 +146,7 @@ static inline uint64_t sip13(const struct sip_key *k, const void *s, size_t n)
 }
 
 /*
- * The caches' slots (logs.c, memo.c): a key may sit in WAYS slots in a row
+ * The caches' slots (logs.c): a key may sit in WAYS slots in a row
  * from its hash, so that a few keys whose hashes collide do not keep
  * evicting each other.  A slot is free, holds a key not found again since
  * it came, or one found again: a new key goes to a free slot, else to one

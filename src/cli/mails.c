@@ -11,12 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "explained.h"
 #include "folder.h"
 #include "input.h"
 #include "logs.h"
 #include "mailbox.h"
 #include "mails.h"
-#include "memo.h"
 #include "output.h"
 #include "render.h"
 
@@ -344,11 +344,11 @@ int read_mails(const struct mail_options *o, int nfiles, char **files)
 		nfiles = 1;
 		files = stdin_only;
 	}
-	memo_on(); /* each code explained in full once, copied after that */
+	explained_on(); /* each code explained in full once */
 	for (int i = 0; i < nfiles; i++)
 		if (read_file(files[i], &f, &in) != 0)
 			status = -1;
-	memo_off();
+	explained_off();
 	folder_free(&in);
 	free(b.message.data);
 	free(b.work);

@@ -96,7 +96,7 @@ void out_no_memory(void)
 /*
  * A thread's output held in memory instead: the log modes' workers each
  * render a slice of a log so, for the output to be written in the order
- * of the slices (logs.c); memo.c keeps output so to copy it later.
+ * of the slices (logs.c).
  */
 _Thread_local struct out_capture *out_capturing;
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "layout.h"
-#include "memo.h"
+#include "explained.h"
 #include "output.h"
 #include "render.h"
 
@@ -112,9 +112,8 @@ static bool has_header(const struct smtpcode_result *r)
 }
 
 /* The top of the header: what the codes of a reply say together. */
-static void header_top(const void *arg)
+static void header_top(const struct row *w)
 {
-	const struct row *w = arg;
 	const struct smtpcode_result *r = w->r;
 	const struct smtpcode_query *q = &r->query;
 	char code[16];
@@ -133,9 +132,9 @@ static void header_top(const void *arg)
 
 /* What follows the reply's text: its provider and how its entry was
  * picked. */
-static void header_rule(const void *arg)
+static void header_rule(const struct row *w)
 {
-	const struct smtpcode_result *r = ((const struct row *)arg)->r;
+	const struct smtpcode_result *r = w->r;
 	char code[16];
 
 	smtpcode_format(&r->query, code, sizeof code);
@@ -143,120 +142,43 @@ static void header_rule(const void *arg)
 	out_str("\n");
 }
 
-static void entry_verdict_out(const void *arg)
-{
-	const struct row *w = arg;
-	render_entry_verdict(w->entry, &w->verdict, w->wording.phrase);
-}
-
-static void topic_out(const void *arg)
-{
-	const struct smtpcode_result *r = ((const struct row *)arg)->r;
-	render_topic(r->enhanced, &r->query);
-}
-
-static void inferred_out(const void *arg)
-{
-	const struct smtpcode_result *r = ((const struct row *)arg)->r;
-	char code[16];
-
-	smtpcode_format(&r->query, code, sizeof code);
-	render_inferred(code, r);
-}
-
-/*
- * What render_text() writes depends on the reply's own text in its
- * "Reply text" line only.  The rest is kept by memo.c, in parts: the
- * header's lines before and after that line, under the words of
- * text_key(), which hold the codes and everything they resolved to; the
- * title and verdict of the entry that answers them, under the entry, the
- * verdict and the words that gave its reason; and the rest of the entry,
- * under the entry alone (so rendered once, whatever its verdicts).
- */
-enum part { PART_TOP, PART_RULE, PART_ENTRY, PART_TOPIC,
-            PART_INFERRED };
-
-/* The verdict v as two words, for keys. */
-static void verdict_words(const struct smtpcode_verdict *v, uint64_t *key)
-{
-	uint64_t a = 0;
-	for (int f = 0; f < SMTPCODE_NFIELDS; f++)
-		a = a << 6 | v->value[f]; /* every vocabulary has under 64 */
-	key[0] = a;
-	key[1] = (uint64_t)(uintptr_t)v->from << 3 ^ (uint64_t)v->basic_decides ^
-	         (uint64_t)v->report_decides << 1 ^ (uint64_t)v->provider_guess << 2;
-}
-
-/* The codes of w's result and all it resolved to, as words:
- * key[0..MEMO_WORDS), key[0] left for the part; returns how many. */
-static size_t text_key(const struct row *w, uint64_t *key)
-{
-	const struct smtpcode_result *r = w->r;
-	const struct smtpcode_query *q = &r->query;
-	const struct smtpcode_match *m = &r->match;
-	const void *const pointers[] = {r->basic, r->enhanced, r->topic, r->cls,
-	                                r->subject, m->provider, m->marker,
-	                                m->entry, m->phrase};
-	size_t n = 0;
-
-	key[n++] = 0;
-	key[n++] = q->basic;
-	key[n++] = q->enhanced;
-	key[n++] = q->cls;
-	key[n++] = q->subject;
-	key[n++] = q->detail;
-	key[n++] = q->text_len != 0;
-	key[n++] = (uint64_t)r->pairing;
-	key[n++] = (uint64_t)m->how;
-	key[n++] = m->given;
-	key[n++] = m->candidates;
-	for (size_t i = 0; i < sizeof pointers / sizeof *pointers; i++)
-		key[n++] = (uint64_t)(uintptr_t)pointers[i];
-	verdict_words(&w->verdict, key + n);
-	return n + 2;
-}
-
 /* The entry that answers r: a provider's entry picked by the reply, else
  * the enhanced code's (for a class-independent code, what each class of
  * it means), else the basic code's; what the digits tell of a code the
  * table lacks. */
-static void answer(const struct row *w, uint64_t *key, size_t n)
+static void answer(const struct row *w)
 {
 	const struct smtpcode_result *r = w->r;
 	const struct smtpcode_query *q = &r->query;
 	const struct smtpcode_entry *e = w->entry;
+	char code[16];
 
 	if (e && (r->match.entry || !q->enhanced || q->cls != 0)) {
-		uint64_t entry_key[5] = {PART_ENTRY, (uint64_t)(uintptr_t)e,
-		                         (uint64_t)(uintptr_t)w->wording.phrase};
-		verdict_words(&w->verdict, entry_key + 3);
-		memo_out(entry_key, 5, entry_verdict_out, w);
+		render_entry_verdict(e, &w->verdict, w->wording.phrase);
 		/* A folder of bounces meets the same few codes again and
 		 * again: each is explained in full the first time only. */
-		if (memo_explained(e))
+		if (explained_before(e))
 			render_entry_body_again(e);
 		else
 			render_entry_body(e);
-		return;
+	} else if (e) {
+		render_topic(r->enhanced, q);
+	} else {
+		smtpcode_format(q, code, sizeof code);
+		render_inferred(code, r);
 	}
-	key[0] = e ? PART_TOPIC : PART_INFERRED;
-	memo_out(key, n, e ? topic_out : inferred_out, w);
 }
 
 void render_text(const struct row *w, const char *input)
 {
 	const struct smtpcode_query *q = &w->r->query;
-	uint64_t key[MEMO_WORDS];
-	size_t n = text_key(w, key);
 
 	if (has_header(w->r)) {
-		key[0] = PART_TOP;
-		memo_out(key, n, header_top, w);
+		header_top(w);
 		if (q->text_len)
 			out_para_untrusted("  Reply text ", LABEL_WIDTH,
 			                   input + q->text_off, q->text_len);
-		key[0] = PART_RULE;
-		memo_out(key, n, header_rule, w);
+		header_rule(w);
 	}
-	answer(w, key, n);
+	answer(w);
 }
