@@ -15,8 +15,12 @@
 #include "input.h"
 #include "mailbox.h"
 
-/* The buffer's first size: most bounces fit, read with one call. */
-#define FIRST_ROOM ((size_t)64 << 10)
+/* The buffer's first size: nearly all bounces fit, and are read with one
+ * or two calls, of a quarter of the buffer at most.  A page's first write
+ * is dear on a virtual machine (pages.c): reads of a quarter touch no more
+ * of the buffer than the messages need, and a message that outgrows the
+ * buffer costs a copy into fresh pages. */
+#define FIRST_ROOM ((size_t)256 << 10)
 /* The most an mbox message takes, its From line included, and the
  * "From " that ends it, to be seen before the message is taken whole:
  * one of exactly MAX_MESSAGE is read, as a file of one is. */
@@ -35,7 +39,7 @@ struct reading {
 
 /* More of r's file after the bytes in its buffer, grown as needed up to
  * most bytes (a message that fills most of it is read in fewer, larger
- * reads), r->have < most: 1, 0 at the end, -1 after reporting an error (no memory: the
+ * reads: a quarter of the buffer each), r->have < most: 1, 0 at the end, -1 after reporting an error (no memory: the
  * message of index number's), or STREAM_FOLDER. */
 static int read_more(struct reading *r, size_t most, long number)
 {
@@ -58,6 +62,8 @@ static int read_more(struct reading *r, size_t most, long number)
 	}
 	/* (the buffer may be larger, from an mbox read before) */
 	room = (b->size < most ? b->size : most) - r->have;
+	if (room > b->size / 4)
+		room = b->size / 4;
 	got = stream_read(&r->s, b->data + r->have, room);
 	if (got < 0)
 		return (int)got;
