@@ -5,7 +5,8 @@
  * the program, as if it had never been packed, and the strings a run uses
  * share pages (a page's first write is dear on a virtual machine; a
  * folder of bounces uses a few hundred strings of thousands).  One lock
- * for all: several threads may ask, and decoding takes microseconds.
+ * for all who decode: several threads may ask, and decoding takes
+ * microseconds; a string decoded before is read without it.
  */
 #include <stdatomic.h>
 #include <string.h>
@@ -44,12 +45,20 @@ const char *table_text(uint32_t off)
 	if (!(off & TABLE_PROSE))
 		return table_pool + off;
 	off &= ~TABLE_PROSE;
+	/* Decoded before (the common case): no lock.  A place is stored
+	 * after its text, with release, so whoever sees it sees the text. */
+	at = atomic_load_explicit(&table_prose_at[off], memory_order_acquire);
+	if (at)
+		return table_prose_text + at - 1;
 	while (atomic_flag_test_and_set_explicit(&decoding, memory_order_acquire))
 		;
-	if (!(at = table_prose_at[off])) {
+	at = atomic_load_explicit(&table_prose_at[off], memory_order_relaxed);
+	if (!at) {
 		unpack(table_prose + table_prose_start[off], table_prose_text + used);
-		table_prose_at[off] = at = (uint32_t)used + 1;
+		at = (uint32_t)used + 1;
 		used += strlen(table_prose_text + used) + 1;
+		atomic_store_explicit(&table_prose_at[off], at,
+		                      memory_order_release);
 	}
 	atomic_flag_clear_explicit(&decoding, memory_order_release);
 	return table_prose_text + at - 1;

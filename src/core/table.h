@@ -198,7 +198,7 @@ extern const char table_pool[];
 extern const unsigned char table_prose[];
 extern const unsigned char table_prose_rules[256][2];
 extern const uint32_t table_prose_start[];
-extern uint32_t table_prose_at[];
+extern _Atomic uint32_t table_prose_at[];
 extern char table_prose_text[];
 extern const size_t table_prose_room;
 /* The string at offset off (either kind), decoded. */

@@ -53,7 +53,7 @@ const struct phrase *phrase_starts(const struct phrase_set *set,
                                    const char *s, size_t len, size_t *end)
 {
 	size_t from = 0, stop;
-	char first;
+	char first, second;
 	while (from < len && is_blank(s[from]))
 		from++;
 	/* Sets are tried on every line, and a line's first byte rules out
@@ -61,10 +61,16 @@ const struct phrase *phrase_starts(const struct phrase_set *set,
 	first = from < len ? lower(s[from]) : '\0';
 	if (!may_start(set, first))
 		return NULL;
+	second = from + 1 < len ? lower(s[from + 1]) : '\0';
 	for (size_t i = 0; i < set->n; i++) {
 		const struct phrase *ph = &set->phrases[i];
 		const char *t = set->text + ph->off;
 		if (t[0] != '\'' && t[0] != first)
+			continue;
+		/* The second byte too, where it is a byte of its own (most
+		 * phrases of a set share their first letter with others). */
+		if (t[0] != '\'' && ph->len > 1 && t[1] != ' ' && t[1] != '\'' &&
+		    t[1] != second)
 			continue;
 		if (starts_with(t, ph->len, s, from, len, &stop)) {
 			if (end)

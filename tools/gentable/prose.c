@@ -179,7 +179,7 @@ void prose_write(FILE *out)
 	/* (a last 0: an empty initialiser is not C11) */
 	fprintf(out, "\n\t0\n};\n\n/* Where each string is decoded: its offset "
 	        "in table_prose_text plus one, 0 before. */\n"
-	        "uint32_t table_prose_at[%zu];\n/* Room for all, decoded. */\n"
+	        "_Atomic uint32_t table_prose_at[%zu];\n/* Room for all, decoded. */\n"
 	        "char table_prose_text[%zu];\n"
 	        "const size_t table_prose_room = %zu;\n",
 	        packed.nstrings + 1, packed.text + 1, packed.text + 1);
