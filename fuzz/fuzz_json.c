@@ -45,6 +45,26 @@ void out_str(const char *s)
 	out_write(s, strlen(s));
 }
 
+/* Records reserve room and commit what they used (output.h). */
+_Thread_local struct out_capture *out_capturing;
+
+char *out_reserve_more(size_t n)
+{
+	if (olen + n + 1 > ocap) {
+		ocap = 2 * (olen + n + 1);
+		obuf = realloc(obuf, ocap);
+		if (!obuf)
+			abort();
+	}
+	return obuf + olen;
+}
+
+void out_commit_more(size_t n)
+{
+	olen += n;
+	obuf[olen] = '\0';
+}
+
 void out_printf(const char *fmt, ...)
 {
 	char buf[4096];

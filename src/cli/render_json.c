@@ -466,9 +466,28 @@ void json_verdict(const struct row *w, struct sink *k)
 	json_fields(k, w, true);
 }
 
-void render_json(const struct row *w)
+static void json_row(const struct row *w, struct sink *k)
 {
 	if (w->origin)
-		json_origin(w->origin, NULL);
-	json_fields(NULL, w, w->origin != NULL);
+		json_origin(w->origin, k);
+	json_fields(k, w, w->origin != NULL);
+}
+
+/* A record (--mail's) is put together in place in the output's buffer,
+ * as the log modes' are (render_record.c): one that does not fit in
+ * JSON_ROOM is written piece by piece instead, as a lookup's entry (a
+ * single one, often longer) is. */
+#define JSON_ROOM 8192
+
+void render_json(const struct row *w)
+{
+	struct sink k = {w->origin ? out_reserve(JSON_ROOM) : NULL, 0,
+	                 JSON_ROOM, false};
+
+	if (k.text)
+		json_row(w, &k);
+	if (!k.text || k.full)
+		json_row(w, NULL);
+	else
+		out_commit(k.len);
 }
