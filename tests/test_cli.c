@@ -446,6 +446,15 @@ static const struct cli_case cases[] = {
 	  "postfix-old.eml: bounce (non-standard format), 1 recipient\n",
 	  "Recipient 1: nobody@example.net\n"},
 	 NULL, {NULL}},
+	/* A code written "(#5.7.1)" leaves ")" after it: not reply text. */
+	{{"--mail", MAIL "/qmail-hash-code.eml"}, 0,
+	 {"Recipient 1: hans@example.com\n",
+	  "553 5.7.1  reply\n"
+	  "  553        Requested action not taken: mailbox name not allowed\n"
+	  "  5.7.1      Delivery not authorized, message refused\n"
+	  "  Pairing    consistent: 553 is a basic code 5.7.1 is sent with\n\n"
+	  "5.7.1  Delivery not authorized, message refused\n"},
+	 NULL, {"Reply text"}},
 	{{"--mail", MAIL "/qmail-multilingual.eml"}, 0,
 	 {"qmail-multilingual.eml: bounce (non-standard format), 1 recipient\n",
 	  "Recipient 1: cuenta@isp.example\n  Reply      Mailbox quota usage "

@@ -169,13 +169,26 @@ static void answer(const struct row *w)
 	}
 }
 
+/* Whether s[0..n) holds a letter or a digit (any byte past ASCII counts):
+ * what is left after a code written as "(#5.1.1)" is ")", not text. */
+static bool has_words(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 0x80 || (c >= '0' && c <= '9') ||
+		    ((c | 0x20) >= 'a' && (c | 0x20) <= 'z'))
+			return true;
+	}
+	return false;
+}
+
 void render_text(const struct row *w, const char *input)
 {
 	const struct smtpcode_query *q = &w->r->query;
 
 	if (has_header(w->r)) {
 		header_top(w);
-		if (q->text_len)
+		if (q->text_len && has_words(input + q->text_off, q->text_len))
 			out_para_untrusted("  Reply text ", LABEL_WIDTH,
 			                   input + q->text_off, q->text_len);
 		header_rule(w);
