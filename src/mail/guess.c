@@ -59,19 +59,14 @@ struct guess {
 	                             and that names no address */
 };
 
-/* The mail system's own mailboxes, which a bounce names as its sender. */
+/* The mail system's own mailboxes, which a bounce names as its sender
+ * (data/bounces/classify.txt, system-mailbox): a's start is one, and its
+ * domain follows. */
 static bool system_address(struct span a)
 {
-	static const char *const locals[] = {"postmaster@", "mailer-daemon@",
-	                                     "mailer_daemon@"};
-	for (size_t i = 0; i < sizeof locals / sizeof *locals; i++) {
-		size_t n = strlen(locals[i]);
-		struct span head = {a.p, a.p + n};
-		if (mime_len(a) > n && mail_same_text(head, (struct span){
-		                           locals[i], locals[i] + n}))
-			return true;
-	}
-	return false;
+	size_t end;
+	return phrase_starts(&phrases_system_mailbox, a.p, mime_len(a), &end) &&
+	       end < mime_len(a);
 }
 
 static bool own_address(const struct guess *g, struct span a)
@@ -118,11 +113,6 @@ static bool answer_waiting(struct guess *g, struct span reply)
 	return any;
 }
 
-static bool is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
 /* A failure reply that starts a word of line ("Received >>> 550 5.1.1
  * unknown user."), with a code the table knows: from its code to the
  * line's end. */
@@ -135,7 +125,7 @@ static bool reply_in_line(struct span line, struct span *reply)
 		size_t n = (size_t)(line.e - p) < REPLY_HEAD
 		               ? (size_t)(line.e - p) : REPLY_HEAD;
 		if ((*p != '4' && *p != '5') ||
-		    (p > line.p && (is_digit(p[-1]) || p[-1] == '.' ||
+		    (p > line.p && (mime_is_digit(p[-1]) || p[-1] == '.' ||
 		                    p[-1] == '-' || p[-1] == '+')))
 			continue;
 		if (smtpcode_parse(p, n, &q) != SMTPCODE_OK ||

@@ -69,7 +69,6 @@ struct parser {
 	struct mime_part original;
 };
 
-static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 static struct smtpcode_text text_of(struct span s)
 {
@@ -102,10 +101,10 @@ static bool leading_basic(struct span s, struct smtpcode_query *q)
 {
 	unsigned v;
 	const char *p;
-	if (mime_len(s) < 3 || !is_digit(s.p[0]) || !is_digit(s.p[1]) ||
-	    !is_digit(s.p[2]))
+	if (mime_len(s) < 3 || !mime_is_digit(s.p[0]) || !mime_is_digit(s.p[1]) ||
+	    !mime_is_digit(s.p[2]))
 		return false;
-	if (mime_len(s) > 3 && (is_digit(s.p[3]) || s.p[3] == '.'))
+	if (mime_len(s) > 3 && (mime_is_digit(s.p[3]) || s.p[3] == '.'))
 		return false;
 	v = (unsigned)(s.p[0] - '0') * 100 + (unsigned)(s.p[1] - '0') * 10 +
 	    (unsigned)(s.p[2] - '0');

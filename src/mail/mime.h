@@ -21,6 +21,7 @@ struct span {
 };
 
 static inline bool mime_is_wsp(char c) { return c == ' ' || c == '\t'; }
+static inline bool mime_is_digit(char c) { return c >= '0' && c <= '9'; }
 static inline bool mime_is_space(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n';

@@ -82,5 +82,6 @@ extern const struct phrase_set phrases_bounce_subject;    /* anywhere */
 extern const struct phrase_set phrases_guess_end;         /* line starts */
 extern const struct phrase_set phrases_guess_header;      /* line starts */
 extern const struct phrase_set phrases_address_label;     /* line starts */
+extern const struct phrase_set phrases_system_mailbox;    /* prefixes */
 
 #endif

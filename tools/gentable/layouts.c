@@ -52,7 +52,8 @@ static const struct shape shapes[] = {
 /* The phrase lists the library reads by name (src/match/phrase.h). */
 static const char *const lists[] = {"autoreply-subject", "bounce-from",
                                     "bounce-subject", "guess-end",
-                                    "guess-header", "address-label"};
+                                    "guess-header", "address-label",
+                                    "system-mailbox"};
 #define NLISTS (sizeof lists / sizeof lists[0])
 
 static int is_key(const char *k, const char *name)
