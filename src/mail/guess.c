@@ -26,7 +26,9 @@
  * The addresses the message names in its own From and To (the mailer
  * daemon, the original sender) and the mail system's (postmaster@,
  * mailer-daemon@) are never recipients.  One pass over the lines, and a
- * fixed number of recipients kept, so the cost stays linear.
+ * fixed number of recipients kept until their replies are known (when
+ * more come, those kept are given with what is known), so the cost stays
+ * linear and no recipient is left out.
  */
 #include <string.h>
 
@@ -35,7 +37,7 @@
 #include "words.h"
 
 /* Recipients found before the reply that goes with them is known. */
-#define GUESS_MAX 16
+#define GUESS_MAX 128
 /* Lines after "RCPT TO:" where its reply may be. */
 #define TRANSCRIPT_LINES 3
 /* Bytes of a reply parsed for its codes ("550-5.7.1 " and more). */
@@ -52,6 +54,7 @@ struct found {
 
 struct guess {
 	const struct guess_own *own;
+	const struct text_sink *sink;
 	struct found f[GUESS_MAX];
 	size_t n;
 	struct span first_reply; /* the text's first failure reply */
@@ -80,6 +83,30 @@ static bool own_address(const struct guess *g, struct span a)
 /* Note addr with its reply (empty: not known yet) and what was said
  * with it; the first mention of an address stands, but a reply found
  * later completes it.  Its entry, or NULL when it is not one. */
+/* The recipients noted, each with its reply (its own, else the text's
+ * first failure reply, else what was said with it, else the text's first
+ * line whose words give a reason), to the sink; none noted after. */
+static void give_all(struct guess *g)
+{
+	struct smtpcode_wording w;
+	for (size_t i = 0; i < g->n; i++) {
+		const struct found *f = &g->f[i];
+		struct span reply = !mime_empty(f->reply) ? f->reply
+		                  : !mime_empty(g->first_reply) ? g->first_reply
+		                                                : f->said;
+		/* What is said with an address may not say why: the text's
+		 * first line that does, then (one line: no two recipients'
+		 * texts are joined in place). */
+		if (mime_empty(f->reply) && mime_empty(g->first_reply) &&
+		    !mime_empty(g->first_worded) &&
+		    (mime_empty(reply) ||
+		     !smtpcode_wording(reply.p, mime_len(reply), &w)))
+			reply = g->first_worded;
+		g->sink->recipient(g->sink->ctx, f->addr, reply, mail_no_span());
+	}
+	g->n = 0;
+}
+
 static struct found *note(struct guess *g, struct span addr,
                           struct span reply, struct span said)
 {
@@ -92,8 +119,11 @@ static struct found *note(struct guess *g, struct span addr,
 				g->f[i].reply = reply;
 			return &g->f[i];
 		}
+	/* Room for more: those noted go now, with what is known of their
+	 * replies so far, rather than a recipient being left out.  (One noted
+	 * again after that is given twice.) */
 	if (g->n == GUESS_MAX)
-		return NULL;
+		give_all(g);
 	f = &g->f[g->n++];
 	f->addr = addr;
 	f->reply = reply;
@@ -343,6 +373,7 @@ void text_bounce_guess(struct span text, const struct guess_own *own,
 
 	memset(&g, 0, sizeof g);
 	g.own = own;
+	g.sink = sink;
 	while (mime_line(&rest, &line)) {
 		struct span t = unmarked(line), reply, addr, after;
 		const char *rcpt;
@@ -390,21 +421,7 @@ void text_bounce_guess(struct span text, const struct guess_own *own,
 		heading = phrase_starts(&phrases_address_label, t.p, mime_len(t),
 		                        NULL) && mime_empty(mail_address_in(t));
 	}
-	for (size_t i = 0; i < g.n; i++) {
-		const struct found *f = &g.f[i];
-		struct span reply = !mime_empty(f->reply) ? f->reply
-		                  : !mime_empty(g.first_reply) ? g.first_reply
-		                                               : f->said;
-		/* What is said with an address may not say why: the text's
-		 * first line that does, then (one line: no two recipients'
-		 * texts are joined in place). */
-		if (mime_empty(f->reply) && mime_empty(g.first_reply) &&
-		    !mime_empty(g.first_worded) &&
-		    (mime_empty(reply) ||
-		     !smtpcode_wording(reply.p, mime_len(reply), &w)))
-			reply = g.first_worded;
-		sink->recipient(sink->ctx, f->addr, reply, mail_no_span());
-	}
+	give_all(&g);
 }
 
 struct span text_first_reply(struct span text)

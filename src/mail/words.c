@@ -7,6 +7,10 @@
 #include "smtpcode.h"
 #include "words.h"
 
+/* The longest parts of an address taken: see mail_address_in(). */
+#define ADDRESS_LOCAL_MAX 256
+#define ADDRESS_DOMAIN_MAX 255
+
 struct span mail_no_span(void)
 {
 	struct span s = {NULL, NULL};
@@ -110,6 +114,11 @@ struct span mail_address_in(struct span s)
 	while (a.e > at + 1 && a.e[-1] == '.')
 		a.e--; /* the end of a sentence */
 	if (a.p == at || a.e == at + 1)
+		return mail_no_span();
+	/* RFC 5321 allows 64 octets before the "@" and 255 after it; servers
+	 * write longer local parts (VERP, SRS) up to a few hundred: a word
+	 * of kilobytes is not an address. */
+	if (at - a.p > ADDRESS_LOCAL_MAX || a.e - (at + 1) > ADDRESS_DOMAIN_MAX)
 		return mail_no_span();
 	return a;
 }
