@@ -473,15 +473,27 @@ static void test_refuses(void **state)
  * phrases (the library's ids are 16 bits wide) are accepted, and the
  * table says so.  Each provider has 67 markers and two entries of 34
  * phrases, as an entry's list holds at most 255 items. */
+/* The good data in a buffer with room for extra bytes more; *len gets
+ * its length, *cap the buffer's size. */
+static char *good_with_room(size_t extra, size_t *len, size_t *cap)
+{
+	char *good = read_all(GOOD_DATA), *big;
+	*len = strlen(good);
+	*cap = *len + extra;
+	big = malloc(*cap);
+	assert_non_null(big);
+	memcpy(big, good, *len + 1);
+	free(good);
+	return big;
+}
+
 static void test_scale(void **state)
 {
-	char *good = read_all(GOOD_DATA), *big, *table, path[96];
-	size_t len = strlen(good), cap = len + 300 * 6000;
+	char *table, path[96];
+	size_t len, cap;
+	char *big = good_with_room(300 * 6000, &len, &cap);
 	struct run *r = test_malloc(sizeof *r);
 	(void)state;
-	big = malloc(cap);
-	assert_non_null(big);
-	memcpy(big, good, len);
 	for (int p = 0; p < 300; p++) {
 		len += (size_t)sprintf(big + len, "\nprovider: p%d\npriority: %d\n"
 		                       "name: Provider %d\nsite: P%d\n"
@@ -510,20 +522,16 @@ static void test_scale(void **state)
 	free(table);
 	free(big);
 	test_free(r);
-	free(good);
 }
 
 /* The text bounce reader keeps what it found of each layout on its stack:
  * one layout more than TABLE_LAYOUTS_MAX is refused where it is. */
 static void test_too_many_layouts(void **state)
 {
-	char *good = read_all(GOOD_DATA), *big;
-	size_t len = strlen(good), cap = len + 200 * 100;
+	size_t len, cap;
+	char *big = good_with_room(200 * 100, &len, &cap);
 	struct run *r = test_malloc(sizeof *r);
 	(void)state;
-	big = malloc(cap);
-	assert_non_null(big);
-	memcpy(big, good, len);
 	for (int k = 0; k < 64; k++)
 		len += (size_t)sprintf(big + len, "\nlayout: mta-%d\npriority: "
 		                       "%d\nshape: lone-addresses\nintro: Mail %d "
@@ -535,7 +543,6 @@ static void test_too_many_layouts(void **state)
 	                                "(TABLE_LAYOUTS_MAX in src/core/table.h)"));
 	test_free(r);
 	free(big);
-	free(good);
 }
 
 static void test_bad_date(void **state)
