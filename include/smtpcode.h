@@ -627,7 +627,10 @@ struct smtpcode_mail {
  * the end of the message), quoted-printable and base64 bodies decoded
  * into work[0..worksize), and the recipients of an RFC 3464 report or of
  * a non-standard bounce.  A returned original message is never read for
- * recipients.  Set m->recipients and m->max before the call (recipients
+ * recipients; a report attached whole (message/rfc822) to a message from
+ * the mail system, or one that calls itself a report, that has no report
+ * part of its own is read (a relay's postmaster sending a report on).
+ * Set m->recipients and m->max before the call (recipients
  * may be NULL when max is 0); m->nrecipients then counts every
  * recipient, so a caller whose array was too small can give one of
  * m->nrecipients and parse again, with the same result.

@@ -1273,6 +1273,51 @@ static void test_returned_original_not_read(void **state)
 	assert_int_equal(m.nrecipients, 0);
 }
 
+/* A report a relay's postmaster sends on wrapped in a message of its own
+ * (no report part but the attached message's) is read; a person's
+ * forward of one, whatever its Subject, is not a bounce. */
+static void test_wrapped_report(void **state)
+{
+	static const char wrapped[] =
+		"From: postmaster@relay.example.org\n"
+		"Subject: Delivery Status Notification (Failure)\n"
+		"Content-Type: multipart/mixed; boundary=o\n\n"
+		"--o\nContent-Type: message/rfc822\n\n"
+		"From: postmaster@mx.example.com\n"
+		"Content-Type: multipart/report; report-type=delivery-status; "
+		"boundary=i\n\n"
+		"--i\nContent-Type: text/plain\n\nNot delivered.\n"
+		"--i\nContent-Type: message/delivery-status\n\n"
+		"Final-Recipient: rfc822; inner@example.com\nAction: failed\n"
+		"Status: 5.1.1\n"
+		"--i--\n"
+		"--o--\n";
+	static const char forwarded[] =
+		"From: Ola Nordmann <ola@example.org>\n"
+		"Subject: Fwd: Undelivered Mail Returned to Sender\n"
+		"Content-Type: multipart/mixed; boundary=o\n\n"
+		"--o\nContent-Type: message/rfc822\n\n"
+		"From: MAILER-DAEMON@mx.example.com\n"
+		"Content-Type: multipart/report; report-type=delivery-status; "
+		"boundary=i\n\n"
+		"--i\nContent-Type: message/delivery-status\n\n"
+		"Final-Recipient: rfc822; inner@example.com\nStatus: 5.1.1\n"
+		"--i--\n"
+		"--o--\n";
+	char work[sizeof wrapped];
+	struct smtpcode_mail_recipient r[MAXR];
+	struct smtpcode_mail m;
+	(void)state;
+	m = parse_string(wrapped, work, sizeof work, r);
+	assert_int_equal(m.kind, SMTPCODE_MAIL_DSN);
+	assert_int_equal(m.nrecipients, 1);
+	expect_text("wrapped", r[0].recipient, "inner@example.com");
+	expect_text("status", r[0].status, "5.1.1");
+	m = parse_string(forwarded, work, sizeof work, r);
+	assert_int_equal(m.nrecipients, 0);
+	assert_int_not_equal(m.kind, SMTPCODE_MAIL_DSN);
+}
+
 /* ---- Delimiters, line ends, encoded words, many recipients ---- */
 
 /* A close delimiter is "--B--" then only blanks (RFC 2046): "--B--x" is
@@ -1599,6 +1644,7 @@ int main(void)
 		cmocka_unit_test(test_mime_corners),
 		cmocka_unit_test(test_autoreply_markers),
 		cmocka_unit_test(test_returned_original_not_read),
+		cmocka_unit_test(test_wrapped_report),
 		cmocka_unit_test(test_close_delimiter),
 		cmocka_unit_test(test_line_ends),
 		cmocka_unit_test(test_encoded_words),

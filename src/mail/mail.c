@@ -571,6 +571,14 @@ static void read_multipart(struct parser *ps, const struct mime_part *part,
 	}
 }
 
+/* Whether t is a delivery status report's machine-readable part. */
+static bool is_status_type(const struct mime_type *t)
+{
+	return mime_type_is(t, "message", "delivery-status") ||
+	       mime_type_is(t, "message", "global-delivery-status") ||
+	       mime_type_is(t, "message", "xdelivery-status");
+}
+
 /* Note what a part is; descend into multiparts.  Recursion is bounded by
  * MAIL_MAX_DEPTH.  Other parts (the returned original, HTML versions,
  * attachments) are not read. */
@@ -586,9 +594,7 @@ static void visit(struct parser *ps, const struct mime_part *part,
 		else if (mime_ieq(t->report_type, "feedback-report"))
 			ps->feedback = true;
 		read_multipart(ps, part, depth);
-	} else if (mime_type_is(t, "message", "delivery-status") ||
-	           mime_type_is(t, "message", "global-delivery-status") ||
-	           mime_type_is(t, "message", "xdelivery-status")) {
+	} else if (is_status_type(t)) {
 		if (!ps->have_status) {
 			ps->status = *part;
 			ps->have_status = true;
@@ -714,17 +720,65 @@ static void first_reply_for_lone_recipient(struct parser *ps)
 	}
 }
 
-/* Whether the message says it is about delivery, by its From (a phrase,
- * or no address at all: "<>", the null sender of bounces) or its Subject
- * (either: enough to look for recipients by their signs). */
-static bool says_bounce(const struct smtpcode_mail *m)
+/* Whether the message is from the mail system, by its From: a phrase, or
+ * no address at all ("<>", the null sender of bounces). */
+static bool from_mail_system(const struct smtpcode_mail *m)
 {
 	struct span from = span_of(m->from);
 	return phrase_find(&phrases_bounce_from, m->from.s, m->from.len,
 	                   NULL) != NULL ||
-	       (m->from.len && mime_ifind(from, "<>") != NULL) ||
+	       (m->from.len && mime_ifind(from, "<>") != NULL);
+}
+
+/* Whether the message says it is about delivery, by its From or its
+ * Subject (either: enough to look for recipients by their signs). */
+static bool says_bounce(const struct smtpcode_mail *m)
+{
+	return from_mail_system(m) ||
 	       phrase_find(&phrases_bounce_subject, m->subject.s,
 	                   m->subject.len, NULL) != NULL;
+}
+
+/* The report part of part (a message/rfc822 one's message, or a part of
+ * it), found depth-first; whether there is one. */
+static bool find_status(struct parser *ps, const struct mime_part *part,
+                        unsigned depth)
+{
+	struct mime_multipart mp;
+	struct mime_part child;
+	struct span s;
+
+	if (is_status_type(&part->type)) {
+		ps->status = *part;
+		ps->have_status = true;
+		return true;
+	}
+	if (!mime_type_is(&part->type, "multipart", NULL) ||
+	    depth >= MAIL_MAX_DEPTH)
+		return false;
+	mime_multipart_begin(&mp, part->body, part->type.boundary);
+	while (mime_multipart_next(&mp, &s)) {
+		mime_part(s, &child, NULL, NULL);
+		if (find_status(ps, &child, depth + 1))
+			return true;
+	}
+	return false;
+}
+
+/* A message from the mail system, or that calls itself a report, with no
+ * report of its own, whose attached message is one: a report a relay
+ * wrapped, as some postmaster accounts send them on.  A bounce's own
+ * returned message is never a bounce (bounces are sent with a null return
+ * path, and nothing is returned to that: RFC 5321, section 4.5.5), so the
+ * report attached is the one to read.  A person's forward of a bounce is
+ * not a bounce, and is not read so. */
+static void read_forwarded_report(struct parser *ps)
+{
+	struct mime_part inner;
+	if (!mime_type_is(&ps->original.type, "message", "rfc822"))
+		return;
+	mime_part(ps->original.body, &inner, NULL, NULL);
+	(void)find_status(ps, &inner, 1);
 }
 
 /* What the message is, from the strongest evidence down; reads the
@@ -741,6 +795,9 @@ static enum smtpcode_mail_kind classify(struct parser *ps)
 	}
 	if (!ps->have_status && !ps->dsn_report && read_complaint(ps))
 		return SMTPCODE_MAIL_FEEDBACK;
+	if (!ps->have_status && ps->have_original &&
+	    (ps->dsn_report || from_mail_system(m)))
+		read_forwarded_report(ps);
 	if (ps->have_status || ps->dsn_report) {
 		if (ps->have_status)
 			read_dsn(ps, mime_decode(&ps->work, ps->status.body,
