@@ -325,6 +325,21 @@ void mime_part(struct span s, struct mime_part *part, mime_field_fn *fn,
 		if (fn)
 			fn(ctx, &f);
 	}
+	/* A part's header that a blank line splits before its type (seen in
+	 * real reports: "Content-Description: Delivery report", a blank
+	 * line, "Content-Type: message/delivery-status"): a part with no
+	 * type whose body starts with one reads on.  Once: a body that holds
+	 * a header itself is text after that. */
+	rest = h.rest;
+	if (!have_type && mime_line(&rest, &first) &&
+	    mime_istarts(first, "Content-Type:")) {
+		mime_header_begin(&h, h.rest);
+		while (mime_header_next(&h, &f)) {
+			part_field(part, &f, &have_type, &have_encoding);
+			if (fn)
+				fn(ctx, &f);
+		}
+	}
 	part->headers.e = h.end;
 	part->body = h.rest;
 }
