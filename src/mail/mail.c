@@ -471,20 +471,34 @@ static void dsn_field(struct parser *ps, struct dsn_recipient *cur,
 }
 
 /* The per-message fields, then one group of fields per recipient, groups
- * separated by blank lines. */
+ * separated by blank lines.  A first group that names no address but
+ * holds a recipient's fields (some reports put Action: and Remote-MTA:
+ * among the per-message fields) is a recipient only when no group names
+ * one. */
 static void read_dsn(struct parser *ps, struct span body)
 {
-	struct dsn_recipient cur;
+	struct dsn_recipient cur, first;
 	struct mime_header h;
 	struct mime_field f;
+	size_t before = ps->m->nrecipients;
 
 	memset(&cur, 0, sizeof cur);
+	memset(&first, 0, sizeof first);
 	mime_header_begin(&h, body);
 	while (!mime_empty(h.rest)) { /* a group, up to its blank line */
+		bool opening = h.rest.p == body.p;
 		while (mime_header_next(&h, &f))
 			dsn_field(ps, &cur, &f);
+		if (opening && cur.any && ps->m->nrecipients == before &&
+		    mime_empty(cur.final) && mime_empty(cur.original)) {
+			first = cur;
+			memset(&cur, 0, sizeof cur);
+			continue;
+		}
 		commit_recipient(ps, &cur);
 	}
+	if (ps->m->nrecipients == before)
+		commit_recipient(ps, &first);
 }
 
 /* The address in the first field name of the returned message's header
