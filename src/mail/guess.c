@@ -80,9 +80,6 @@ static bool own_address(const struct guess *g, struct span a)
 	return system_address(a);
 }
 
-/* Note addr with its reply (empty: not known yet) and what was said
- * with it; the first mention of an address stands, but a reply found
- * later completes it.  Its entry, or NULL when it is not one. */
 /* The recipients noted, each with its reply (its own, else the text's
  * first failure reply, else what was said with it, else the text's first
  * line whose words give a reason), to the sink; none noted after. */
@@ -107,6 +104,9 @@ static void give_all(struct guess *g)
 	g->n = 0;
 }
 
+/* Note addr with its reply (empty: not known yet) and what was said
+ * with it; the first mention of an address stands, but a reply found
+ * later completes it.  Its entry, or NULL when it is not one. */
 static struct found *note(struct guess *g, struct span addr,
                           struct span reply, struct span said)
 {
