@@ -2,12 +2,12 @@
  * A lookup as a person reads it: for a reply, how its codes fit, its text
  * and its provider; then the entry that answers it.
  */
-#include <stdint.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "layout.h"
 #include "explained.h"
+#include "layout.h"
 #include "output.h"
 #include "render.h"
 
