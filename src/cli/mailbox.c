@@ -39,8 +39,9 @@ struct reading {
 
 /* More of r's file after the bytes in its buffer, grown as needed up to
  * most bytes (a message that fills most of it is read in fewer, larger
- * reads: a quarter of the buffer each), r->have < most: 1, 0 at the end, -1 after reporting an error (no memory: the
- * message of index number's), or STREAM_FOLDER. */
+ * reads: a quarter of the buffer each), r->have < most: 1, 0 at the end,
+ * -1 after reporting an error (no memory: the message of index number's),
+ * or STREAM_FOLDER. */
 static int read_more(struct reading *r, size_t most, long number)
 {
 	struct message_buffer *b = r->b;

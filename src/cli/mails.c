@@ -23,8 +23,6 @@
 /* Room for this many recipients at first: a DSN with more is parsed again
  * with an array for all of them. */
 #define FIRST_RECIPIENTS 256
-/* The working copy's first size: most bounces fit (as in mailbox.c). */
-#define WORK_FIRST ((size_t)64 << 10)
 
 static const char *kind_name(enum smtpcode_mail_kind k)
 {
@@ -268,13 +266,13 @@ static int read_message(void *ctx, const char *text, size_t len,
 	struct smtpcode_mail mail;
 
 	if (b->work_size < len + 1) {
-		/* Grown as the message buffer grows (mailbox.c), in steps that
-		 * double: a larger message than all before is common in a
-		 * folder, and each new block is fresh pages to touch. */
-		size_t size = b->work_size ? b->work_size : WORK_FIRST;
+		/* As large as the message buffer (mailbox.c), which holds the
+		 * message and grows by doubling: each new block is fresh
+		 * pages to touch, so not one per larger message. */
+		size_t size = b->message.size + 1;
 		char *work;
-		while (size < len + 1)
-			size = size > SIZE_MAX / 2 ? len + 1 : 2 * size;
+		if (size < len + 1)
+			size = len + 1;
 		if (!(work = malloc(size))) {
 			message_error(f->path, number, "out of memory");
 			return -1;

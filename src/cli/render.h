@@ -100,6 +100,11 @@ static inline void sink_write(struct sink *k, const char *s, size_t n)
 		copy_bytes(d, s, n);
 }
 
+/* The room a record is put together in, in place in the output's buffer
+ * (render_record.c, render_json.c): one that does not fit is written
+ * piece by piece instead. */
+#define RECORD_ROOM 8192
+
 /* A string literal (only: sizeof would be a pointer's for any other). */
 #define SINK_LITERAL(k, lit) sink_write((k), "" lit, sizeof(lit) - 1)
 /* A number in decimal. */

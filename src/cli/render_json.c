@@ -473,16 +473,13 @@ static void json_row(const struct row *w, struct sink *k)
 	json_fields(k, w, w->origin != NULL);
 }
 
-/* A record (--mail's) is put together in place in the output's buffer,
- * as the log modes' are (render_record.c): one that does not fit in
- * JSON_ROOM is written piece by piece instead, as a lookup's entry (a
- * single one, often longer) is. */
-#define JSON_ROOM 8192
-
+/* A record (--mail's) is put together in place in RECORD_ROOM of the
+ * output's buffer, as the log modes' are (render_record.c); a lookup's
+ * entry (a single one, often longer) is written piece by piece. */
 void render_json(const struct row *w)
 {
-	struct sink k = {w->origin ? out_reserve(JSON_ROOM) : NULL, 0,
-	                 JSON_ROOM, false};
+	struct sink k = {w->origin ? out_reserve(RECORD_ROOM) : NULL, 0,
+	                 RECORD_ROOM, false};
 
 	if (k.text)
 		json_row(w, &k);

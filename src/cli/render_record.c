@@ -603,12 +603,10 @@ static char *tsv_in_place(char *d, const struct file_name *f,
  * at once: a call to the output per piece cost more than the pieces.  A
  * text or TSV record's most is known before, and reserved.  JSON's is not
  * worth finding (an escape is longer than what it stands for):
- * RECORD_ROOM is reserved, and each piece tested against it.  A record
+ * RECORD_ROOM (render.h) is reserved, and each piece tested against it.  A record
  * that does not fit (a long reply, a long recipient), or has text to
  * escape, is written piece by piece instead.
  */
-#define RECORD_ROOM 8192
-
 /* Not inlined: its sink's address is given away, which would cost every
  * text record a stack protector's check too. */
 static NOINLINE void json_record_with(const struct origin *o,

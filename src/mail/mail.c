@@ -566,11 +566,13 @@ static bool read_complaint(struct parser *ps)
 
 /* ---- The MIME tree ---- */
 
-static void visit(struct parser *ps, const struct mime_part *part,
-                  unsigned depth);
+typedef void part_fn(struct parser *ps, const struct mime_part *part,
+                     unsigned depth);
 
-static void read_multipart(struct parser *ps, const struct mime_part *part,
-                           unsigned depth)
+/* fn on each part of multipart part, one level deeper; none past
+ * MAIL_MAX_DEPTH. */
+static void each_part(struct parser *ps, const struct mime_part *part,
+                      unsigned depth, part_fn *fn)
 {
 	struct mime_multipart mp;
 	struct mime_part child;
@@ -581,7 +583,7 @@ static void read_multipart(struct parser *ps, const struct mime_part *part,
 	mime_multipart_begin(&mp, part->body, part->type.boundary);
 	while (mime_multipart_next(&mp, &s)) {
 		mime_part(s, &child, NULL, NULL);
-		visit(ps, &child, depth + 1);
+		fn(ps, &child, depth + 1);
 	}
 }
 
@@ -607,7 +609,7 @@ static void visit(struct parser *ps, const struct mime_part *part,
 			ps->dsn_report = true;
 		else if (mime_ieq(t->report_type, "feedback-report"))
 			ps->feedback = true;
-		read_multipart(ps, part, depth);
+		each_part(ps, part, depth, visit);
 	} else if (is_status_type(t)) {
 		if (!ps->have_status) {
 			ps->status = *part;
@@ -753,30 +755,19 @@ static bool says_bounce(const struct smtpcode_mail *m)
 	                   m->subject.len, NULL) != NULL;
 }
 
-/* The report part of part (a message/rfc822 one's message, or a part of
- * it), found depth-first; whether there is one. */
-static bool find_status(struct parser *ps, const struct mime_part *part,
+/* The first report part of part (a message/rfc822 one's message, or a
+ * part of it), depth-first, as the report. */
+static void find_status(struct parser *ps, const struct mime_part *part,
                         unsigned depth)
 {
-	struct mime_multipart mp;
-	struct mime_part child;
-	struct span s;
-
+	if (ps->have_status)
+		return;
 	if (is_status_type(&part->type)) {
 		ps->status = *part;
 		ps->have_status = true;
-		return true;
+	} else if (mime_type_is(&part->type, "multipart", NULL)) {
+		each_part(ps, part, depth, find_status);
 	}
-	if (!mime_type_is(&part->type, "multipart", NULL) ||
-	    depth >= MAIL_MAX_DEPTH)
-		return false;
-	mime_multipart_begin(&mp, part->body, part->type.boundary);
-	while (mime_multipart_next(&mp, &s)) {
-		mime_part(s, &child, NULL, NULL);
-		if (find_status(ps, &child, depth + 1))
-			return true;
-	}
-	return false;
 }
 
 /* A message from the mail system, or that calls itself a report, with no
@@ -792,7 +783,7 @@ static void read_forwarded_report(struct parser *ps)
 	if (!mime_type_is(&ps->original.type, "message", "rfc822"))
 		return;
 	mime_part(ps->original.body, &inner, NULL, NULL);
-	(void)find_status(ps, &inner, 1);
+	find_status(ps, &inner, 1);
 }
 
 /* What the message is, from the strongest evidence down; reads the
