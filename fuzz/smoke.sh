@@ -53,7 +53,7 @@ done
 # Extra sources and flags per target.
 extra() {
 	case $1 in
-	json) echo "-Isrc/cli src/cli/render_json.c src/cli/fields.c" ;;
+	json) echo "-Isrc/cli src/cli/render_json.c src/cli/fields.c src/cli/format.c" ;;
 	gentable) echo "-Itools/gentable $gentable_sources" ;;
 	*) echo "" ;;
 	esac

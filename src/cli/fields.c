@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "format.h"
 #include "fields.h"
 
 static const char *const names[NFIELDS] = {
@@ -35,7 +36,7 @@ static void warn(struct row *w, const char *fmt, ...)
 	if (w->nwarnings == sizeof w->warnings / sizeof *w->warnings)
 		return; /* (six at most are ever made) */
 	va_start(ap, fmt);
-	vsnprintf(w->warning_text[w->nwarnings], sizeof w->warning_text[0], fmt,
+	format_v(w->warning_text[w->nwarnings], sizeof w->warning_text[0], fmt,
 	          ap); /* (gentable keeps the data's part of a warning short) */
 	va_end(ap);
 	w->warnings[w->nwarnings] = w->warning_text[w->nwarnings];
@@ -52,12 +53,12 @@ const char *decided_by(const struct smtpcode_verdict *v, char *buf,
 	    smtpcode_value_parse(SMTPCODE_SUPPRESS, "unknown", 7))
 		return buf;
 	if (v->provider_guess && p)
-		snprintf(buf, size, "the reply: only %s gives %s this meaning, and "
+		format(buf, size, "the reply: only %s gives %s this meaning, and "
 		         "another server may mean something else by it",
 		         smtpcode_text(p, SMTPCODE_CODE),
 		         smtpcode_text(v->from, SMTPCODE_CODE));
 	else if (v->from)
-		snprintf(buf, size, "%s", smtpcode_text(v->from, SMTPCODE_DECIDES));
+		format(buf, size, "%s", smtpcode_text(v->from, SMTPCODE_DECIDES));
 	return buf;
 }
 
@@ -142,7 +143,7 @@ void row_of_category(struct row *w, const struct smtpcode_entry *e,
 	memset(w, 0, sizeof *w);
 	w->input = input;
 	w->entry = e;
-	snprintf(w->code, sizeof w->code, "%s", smtpcode_text(e, SMTPCODE_CODE));
+	format(w->code, sizeof w->code, "%s", smtpcode_text(e, SMTPCODE_CODE));
 }
 
 static struct value string(const char *s)

@@ -24,9 +24,13 @@ size_t str_cat(char *buf, size_t size, ...)
 	const char *s;
 	size_t len = 0;
 	va_start(ap, size);
-	while ((s = va_arg(ap, const char *)) != NULL)
-		for (; *s && len + 1 < size; s++)
-			buf[len++] = *s;
+	while ((s = va_arg(ap, const char *)) != NULL && len + 1 < size) {
+		size_t n = strlen(s);
+		if (n > size - 1 - len)
+			n = size - 1 - len;
+		memcpy(buf + len, s, n);
+		len += n;
+	}
 	va_end(ap);
 	if (size)
 		buf[len] = '\0';

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "format.h"
 #include "output.h"
 #include "utf8.h"
 
@@ -251,7 +252,7 @@ static void printf_long(size_t n, const char *fmt, va_list ap)
 		nomem = true;
 		return;
 	}
-	vsnprintf(big, n + 1, fmt, ap);
+	format_v(big, n + 1, fmt, ap);
 	out_write(big, n);
 	free(big);
 }
@@ -264,13 +265,13 @@ void out_printf(const char *fmt, ...)
 	char *d;
 	if (c) { /* measured, then formatted in place */
 		va_start(ap, fmt);
-		n = vsnprintf(NULL, 0, fmt, ap);
+		n = format_v(NULL, 0, fmt, ap);
 		va_end(ap);
 		if (n < 0)
 			return;
 		va_start(ap, fmt);
 		if ((d = capture_room(c, (size_t)n + 1)) != NULL) {
-			vsnprintf(d, (size_t)n + 1, fmt, ap);
+			format_v(d, (size_t)n + 1, fmt, ap);
 			c->len += (size_t)n;
 		} else if (c->drain) {
 			printf_long((size_t)n, fmt, ap);
@@ -279,7 +280,7 @@ void out_printf(const char *fmt, ...)
 		return;
 	}
 	va_start(ap, fmt);
-	n = vsnprintf(obuf + olen, sizeof obuf - olen, fmt, ap);
+	n = format_v(obuf + olen, sizeof obuf - olen, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		return;
@@ -292,7 +293,7 @@ void out_printf(const char *fmt, ...)
 	flush_buffer();
 	va_start(ap, fmt);
 	if ((size_t)n < sizeof obuf) {
-		vsnprintf(obuf, sizeof obuf, fmt, ap);
+		format_v(obuf, sizeof obuf, fmt, ap);
 		olen = (size_t)n;
 	} else {
 		printf_long((size_t)n, fmt, ap);

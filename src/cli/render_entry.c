@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "format.h"
 #include "layout.h"
 #include "output.h"
 #include "render.h"
@@ -184,7 +185,7 @@ static void group_line(const struct smtpcode_entry *e)
 		               member, (char *)NULL);
 	}
 	if (n > shown + 1)
-		snprintf(line + len, sizeof line - len, " and %zu more",
+		format(line + len, sizeof line - len, " and %zu more",
 		         n - shown - 1);
 	if (shown)
 		text_line("Group", line);
@@ -200,7 +201,7 @@ static void provider_lines(const struct smtpcode_entry *e)
 
 	text_line("Verified", text(e, SMTPCODE_VERIFIED));
 	if (*text(e, SMTPCODE_THROUGH)) {
-		snprintf(line, sizeof line, "%s through %s", text(e, SMTPCODE_CODE),
+		format(line, sizeof line, "%s through %s", text(e, SMTPCODE_CODE),
 		         text(e, SMTPCODE_THROUGH));
 		text_line("Range", line);
 	}
@@ -212,7 +213,7 @@ static void provider_lines(const struct smtpcode_entry *e)
 		                      "provider's own");
 		return;
 	}
-	snprintf(line, sizeof line, "%s %s%s", code, text(std, SMTPCODE_NAME),
+	format(line, sizeof line, "%s %s%s", code, text(std, SMTPCODE_NAME),
 	         smtpcode_value(e, SMTPCODE_DIFFERS) == 2
 	             ? " (the provider gives the code a different meaning)" : "");
 	text_line("Registry", line);
@@ -344,10 +345,10 @@ void render_topic(const struct smtpcode_entry *e,
 		if (!v)
 			continue;
 		variants[nv++] = v;
-		snprintf(each + strlen(each), sizeof each - strlen(each), "%ssmtpcode %s",
+		format(each + strlen(each), sizeof each - strlen(each), "%ssmtpcode %s",
 		         *each ? ", " : "", text(v, SMTPCODE_CODE));
-		snprintf(lead, sizeof lead, "  As %-7s ", text(v, SMTPCODE_CODE));
-		snprintf(line, sizeof line, "%s: %s",
+		format(lead, sizeof lead, "  As %-7s ", text(v, SMTPCODE_CODE));
+		format(line, sizeof line, "%s: %s",
 		         smtpcode_value_name(SMTPCODE_SEVERITY,
 		                             smtpcode_value(v, SMTPCODE_SEVERITY)),
 		         text(v, SMTPCODE_NOW));
@@ -366,7 +367,7 @@ void render_inferred(const char *code, const struct smtpcode_result *r)
 
 	out_printf("%s  not a registered code\n", code);
 	if (q->enhanced && r->topic && !r->enhanced) {
-		snprintf(line, sizeof line, "X.%u.%u (%s) is registered, but is "
+		format(line, sizeof line, "X.%u.%u (%s) is registered, but is "
 		         "not used with class %u", q->subject, q->detail,
 		         text(r->topic, SMTPCODE_NAME), (unsigned)q->cls);
 		text_line("Note", line);
@@ -379,13 +380,13 @@ void render_inferred(const char *code, const struct smtpcode_result *r)
 	for (int i = 0; i < 2; i++) {
 		if (!cat[i])
 			continue;
-		snprintf(lead, sizeof lead, "  %-10s ", text(cat[i], SMTPCODE_CODE));
-		snprintf(line, sizeof line, "%s: %s", text(cat[i], SMTPCODE_NAME),
+		format(lead, sizeof lead, "  %-10s ", text(cat[i], SMTPCODE_CODE));
+		format(line, sizeof line, "%s: %s", text(cat[i], SMTPCODE_NAME),
 		         text(cat[i], SMTPCODE_MEANING));
 		out_para(lead, LABEL_WIDTH, line);
 	}
 	if (q->enhanced && !r->subject) {
-		snprintf(line, sizeof line, "RFC 3463 defines subjects 0 to 7; "
+		format(line, sizeof line, "RFC 3463 defines subjects 0 to 7; "
 		         "%u is none of them", q->subject);
 		text_line("Subject", line);
 	}

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "format.h"
 #include "explained.h"
 #include "layout.h"
 #include "output.h"
@@ -25,7 +26,7 @@ static void pairing_line(const struct smtpcode_result *r,
 	char code[16], line[512];
 
 	smtpcode_format(q, code, sizeof code);
-	snprintf(line, sizeof line, "%u", q->basic);
+	format(line, sizeof line, "%u", q->basic);
 	text_line(line, r->basic ? text(r->basic, SMTPCODE_NAME)
 	                         : "not a registered code");
 	text_line(code, r->enhanced ? text(r->enhanced, SMTPCODE_NAME)
@@ -33,16 +34,16 @@ static void pairing_line(const struct smtpcode_result *r,
 	                           : "not a registered code");
 	switch (r->pairing) {
 	case SMTPCODE_PAIR_USUAL:
-		snprintf(line, sizeof line, "consistent: %u is a basic code "
+		format(line, sizeof line, "consistent: %u is a basic code "
 		         "%s is sent with", q->basic, code);
 		break;
 	case SMTPCODE_PAIR_UNUSUAL:
-		snprintf(line, sizeof line, "consistent classes, but %u is not "
+		format(line, sizeof line, "consistent classes, but %u is not "
 		         "a usual basic code for %s; trust the enhanced code",
 		         q->basic, code);
 		break;
 	case SMTPCODE_PAIR_MISMATCH:
-		snprintf(line, sizeof line, "inconsistent: %u is class %u but %s "
+		format(line, sizeof line, "inconsistent: %u is class %u but %s "
 		         "is class %u; the first digit of the basic code and the "
 		         "class of the enhanced code must agree, so this server's "
 		         "reply is wrong%s%s%s", q->basic, q->basic / 100, code,
@@ -66,27 +67,27 @@ static void match_lines(const struct smtpcode_result *r, const char *code)
 
 	if (m->provider) {
 		if (m->marker)
-			snprintf(line, sizeof line, "%s (recognised by \"%s\")",
+			format(line, sizeof line, "%s (recognised by \"%s\")",
 			         text(m->provider, SMTPCODE_NAME), m->marker);
 		else
-			snprintf(line, sizeof line, "%s%s",
+			format(line, sizeof line, "%s%s",
 			         text(m->provider, SMTPCODE_NAME),
 			         m->given ? " (given with --provider)" : "");
 		text_line("Provider", line);
 	}
 	switch (m->how) {
 	case SMTPCODE_MATCH_PHRASE:
-		snprintf(line, sizeof line, "the phrase \"%s\" picks %s's entry "
+		format(line, sizeof line, "the phrase \"%s\" picks %s's entry "
 		         "for %s", m->phrase, text(smtpcode_provider_of(m->entry),
 		                                  SMTPCODE_CODE), code);
 		break;
 	case SMTPCODE_MATCH_ONLY:
-		snprintf(line, sizeof line, "the only %s entry for %s",
+		format(line, sizeof line, "the only %s entry for %s",
 		         text(smtpcode_provider_of(m->entry), SMTPCODE_CODE), code);
 		break;
 	case SMTPCODE_MATCH_AMBIGUOUS:
 		/* The list is under the standard entry, when there is one. */
-		snprintf(line, sizeof line, "ambiguous: none of the %zu %s%sentries "
+		format(line, sizeof line, "ambiguous: none of the %zu %s%sentries "
 		         "that could apply matches this text; the standard meaning "
 		         "follows%s", m->candidates, id, *id ? " " : "",
 		         smtpcode_answer(r) ? ", and the providers' meanings are "
@@ -95,7 +96,7 @@ static void match_lines(const struct smtpcode_result *r, const char *code)
 	case SMTPCODE_MATCH_NONE:
 		if (!m->provider)
 			return;
-		snprintf(line, sizeof line, "%s has no entry of its own for %s; "
+		format(line, sizeof line, "%s has no entry of its own for %s; "
 		         "the standard meaning follows", id, code);
 		break;
 	}

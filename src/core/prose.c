@@ -16,25 +16,14 @@
 static atomic_flag decoding = ATOMIC_FLAG_INIT;
 static size_t used; /* bytes of table_prose_text taken */
 
-/* Packed string p into out.  The rules form a tree whose leaves are
- * plain bytes, each rule made of bytes before it: a stack of 256 holds
- * any expansion (each step takes one and puts at most two). */
+/* Packed string p into out: each byte stands for the bytes of its
+ * expansion. */
 static void unpack(const unsigned char *p, char *out)
 {
-	unsigned char stack[256];
-	size_t n;
 	for (; *p; p++) {
-		stack[0] = *p;
-		n = 1;
-		while (n) {
-			unsigned char c = stack[--n];
-			if (table_prose_rules[c][0]) {
-				stack[n++] = table_prose_rules[c][1];
-				stack[n++] = table_prose_rules[c][0];
-			} else {
-				*out++ = (char)c;
-			}
-		}
+		const uint16_t *x = table_prose_expansion[*p];
+		memcpy(out, table_prose_expanded + x[0], x[1]);
+		out += x[1];
 	}
 	*out = '\0';
 }

@@ -184,10 +184,10 @@ extern const size_t table_nranges;
  * Strings: an offset into table_pool, or, with TABLE_PROSE set, the
  * number of a string of table_prose, where the long texts only renderers
  * read (meanings, causes, fixes, notes...) are kept packed by byte-pair
- * encoding (the generator's prose.c): a byte c with
- * table_prose_rules[c][0] non-zero stands for the bytes rules[c][0] then
- * rules[c][1], each of which may stand for more.  Codes, names, phrases
- * and markers are plain.  Packed string i starts at table_prose_start[i]
+ * encoding (the generator's prose.c): a byte c stands for the
+ * table_prose_expansion[c][1] bytes at table_prose_expanded +
+ * table_prose_expansion[c][0] (c itself when no rule made it).  Codes,
+ * names, phrases and markers are plain.  Packed string i starts at table_prose_start[i]
  * and is decoded, on first use, into the next free bytes of
  * table_prose_text (room for all of them, table_prose_room bytes), where
  * table_prose_at[i] keeps its place (table_text(), prose.c): the strings
@@ -196,7 +196,8 @@ extern const size_t table_nranges;
 #define TABLE_PROSE 0x80000000u
 extern const char table_pool[];
 extern const unsigned char table_prose[];
-extern const unsigned char table_prose_rules[256][2];
+extern const unsigned char table_prose_expanded[];
+extern const uint16_t table_prose_expansion[256][2];
 extern const uint32_t table_prose_start[];
 extern _Atomic uint32_t table_prose_at[];
 extern char table_prose_text[];

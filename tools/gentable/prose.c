@@ -26,6 +26,7 @@ static struct {
 	size_t nstrings;
 	size_t text;          /* the bytes all take decoded, their 0s too */
 	uint8_t rules[256][2];
+	size_t expanded[256]; /* the length of each byte's expansion */
 	uint32_t *where; /* by pool offset: its new place (table.h) */
 } packed;
 
@@ -55,15 +56,19 @@ static size_t learn(unsigned char *buf, size_t n)
 {
 	static uint32_t count[65536];
 	int used[256] = {0};
+	size_t *len = packed.expanded;
 	for (size_t i = 0; i < n; i++)
 		used[buf[i]] = 1;
+	for (unsigned c = 0; c < 256; c++)
+		len[c] = 1;
 	for (unsigned code = 1; code < 256; code++) {
 		unsigned best = 0;
 		if (used[code])
 			continue;
 		memset(count, 0, sizeof count);
 		for (size_t i = 0; i + 1 < n; i++)
-			if (buf[i] && buf[i + 1])
+			if (buf[i] && buf[i + 1] &&
+			    len[buf[i]] + len[buf[i + 1]] < 256)
 				count[buf[i] << 8 | buf[i + 1]]++;
 		for (unsigned p = 1; p < 65536; p++)
 			if (count[p] > count[best])
@@ -72,17 +77,20 @@ static size_t learn(unsigned char *buf, size_t n)
 			break;
 		packed.rules[code][0] = (uint8_t)(best >> 8);
 		packed.rules[code][1] = (uint8_t)(best & 0xff);
+		len[code] = len[best >> 8] + len[best & 0xff];
 		n = replace(buf, n, best >> 8, best & 0xff, code);
 	}
 	return n;
 }
 
-/* The length of code's expansion. */
-static size_t expanded(unsigned code)
+/* Code's expansion written at p; the byte after it. */
+static unsigned char *expand(unsigned code, unsigned char *p)
 {
-	if (!packed.rules[code][0])
-		return 1;
-	return expanded(packed.rules[code][0]) + expanded(packed.rules[code][1]);
+	if (!packed.rules[code][0]) {
+		*p = (unsigned char)code;
+		return p + 1;
+	}
+	return expand(packed.rules[code][1], expand(packed.rules[code][0], p));
 }
 
 void prose_pack(const char *pool, size_t n, const unsigned char *hot)
@@ -117,7 +125,7 @@ void prose_pack(const char *pool, size_t n, const unsigned char *hot)
 		packed.where[off] = TABLE_PROSE | (uint32_t)packed.nstrings;
 		packed.start[packed.nstrings++] = (uint32_t)packed.n;
 		for (k = 0; buf[at + k]; k++)
-			text += expanded(buf[at + k]);
+			text += packed.expanded[buf[at + k]];
 		if (text != len) {
 			fprintf(stderr, "gentable: prose at %zu decodes to %zu "
 			        "bytes, not %zu\n", off, text, len);
@@ -167,12 +175,32 @@ void prose_write(FILE *out)
 	write_literal(out, (const unsigned char *)plain, nplain);
 	fputs(";\n\nconst unsigned char table_prose[] =\n", out);
 	write_literal(out, packed.bytes, packed.n);
-	fputs(";\n\nconst unsigned char table_prose_rules[256][2] = {\n", out);
+	/* Each byte's whole expansion, so that decoding is a copy per byte
+	 * rather than a walk down the rules: where it starts in
+	 * table_prose_expanded, and its length (learn() keeps it under
+	 * 256). */
+	fputs(";\n\nconst unsigned char table_prose_expanded[] =\n", out);
+	size_t n = 0;
 	for (unsigned c = 0; c < 256; c++)
-		if (packed.rules[c][0])
-			fprintf(out, "\t[%u] = {%u, %u},\n", c, packed.rules[c][0],
-			        packed.rules[c][1]);
-	fputs("};\n\nconst uint32_t table_prose_start[] = {", out);
+		n += packed.expanded[c];
+	if (n > UINT16_MAX) {
+		fprintf(stderr, "gentable: prose expansions take %zu bytes, "
+		        "more than %u\n", n, UINT16_MAX);
+		errors++;
+	}
+	unsigned char *all = xrealloc(NULL, n), *p = all;
+	for (unsigned c = 0; c < 256; c++)
+		p = expand(c, p);
+	write_literal(out, all, n);
+	free(all);
+	fputs(";\n\nconst uint16_t table_prose_expansion[256][2] = {", out);
+	n = 0;
+	for (unsigned c = 0; c < 256; c++) {
+		fprintf(out, "%s{%lu, %lu},", c % 6 ? " " : "\n\t",
+		        (unsigned long)n, (unsigned long)packed.expanded[c]);
+		n += packed.expanded[c];
+	}
+	fputs("\n};\n\nconst uint32_t table_prose_start[] = {", out);
 	for (size_t i = 0; i < packed.nstrings; i++)
 		fprintf(out, "%s%lu,", i % 8 ? " " : "\n\t",
 		        (unsigned long)packed.start[i]);
