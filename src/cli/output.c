@@ -449,8 +449,7 @@ static void para(const char *lead, unsigned indent, const char *text,
 	}
 	if (!width) { /* not wrapping: no word by word, one line a paragraph */
 		while (p < end) {
-			const char *nl = untrusted ? NULL
-			                           : memchr(p, '\n', (size_t)(end - p));
+			const char *nl = untrusted ? NULL : scan_byte(p, end, '\n');
 			size_t k = nl ? (size_t)(nl - p) : (size_t)(end - p);
 			put_text(p, k, untrusted);
 			p += k;
