@@ -95,13 +95,10 @@ void words_of(const struct smtpcode_result *r, const char *text, size_t len,
 		smtpcode_wording(text, len, w);
 }
 
-void row_of_result(struct row *w, const struct smtpcode_result *r,
-                   const char *input, enum smtpcode_report report,
-                   const struct smtpcode_wording *words)
+void row_verdict(struct row *w, const struct smtpcode_result *r,
+                 const char *input, enum smtpcode_report report,
+                 const struct smtpcode_wording *words)
 {
-	const struct smtpcode_match *m = &r->match;
-	unsigned basic = r->query.basic;
-
 	memset(w, 0, sizeof *w);
 	w->input = input;
 	w->r = r;
@@ -113,6 +110,16 @@ void row_of_result(struct row *w, const struct smtpcode_result *r,
 	}
 	if (r->query.basic || r->query.enhanced)
 		smtpcode_format(&r->query, w->code, sizeof w->code);
+}
+
+void row_of_result(struct row *w, const struct smtpcode_result *r,
+                   const char *input, enum smtpcode_report report,
+                   const struct smtpcode_wording *words)
+{
+	const struct smtpcode_match *m = &r->match;
+	unsigned basic = r->query.basic;
+
+	row_verdict(w, r, input, report, words);
 	if (w->wording.phrase)
 		warn(w, "the reason comes from the reply's words: \"%s\" means "
 		     "%s (%s leaves the reason to the words)", w->wording.phrase,

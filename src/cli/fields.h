@@ -60,6 +60,11 @@ void row_of_result(struct row *w, const struct smtpcode_result *r,
                    const struct smtpcode_wording *words);
 void row_of_category(struct row *w, const struct smtpcode_entry *e,
                      const char *input);
+/* row_of_result() without the warnings, for what shows none (the text
+ * of --mail explains instead): formatting them is a tenth of its cost. */
+void row_verdict(struct row *w, const struct smtpcode_result *r,
+                 const char *input, enum smtpcode_report report,
+                 const struct smtpcode_wording *words);
 
 /* What would decide a suppress and bounce that v leaves unknown (the
  * data's 'decides', or the reply's provider), into buf[0..size); "" when

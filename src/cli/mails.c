@@ -160,7 +160,10 @@ static void explain(const char *file, long number,
 	org.message = number;
 	smtpcode_resolve(&q, m->diagnostic.s, m->diagnostic.len, o->provider, &r);
 	words_of(&r, m->diagnostic.s, m->diagnostic.len, &words);
-	row_of_result(&w, &r, NULL, org.report, &words);
+	if (o->format == RECORD_TEXT)
+		row_verdict(&w, &r, NULL, org.report, &words);
+	else
+		row_of_result(&w, &r, NULL, org.report, &words);
 	org.reason_phrase = words.phrase;
 	if (kind_reason(mail->kind)) { /* what the message is decides */
 		w.verdict.value[SMTPCODE_REASON] =
