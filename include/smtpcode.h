@@ -164,6 +164,20 @@ size_t smtpcode_count(const struct smtpcode_entry *e, enum smtpcode_list l);
 /* Item i of list l; i must be below smtpcode_count(e, l). */
 struct smtpcode_item smtpcode_item(const struct smtpcode_entry *e,
                                    enum smtpcode_list l, size_t i);
+/* The long texts (meanings, causes, fixes...) are kept packed and
+ * decoded on first use into memory smtpcode_text() and smtpcode_item()
+ * keep for the life of the program.  For a text written once, these copy
+ * it into buf[0..size) instead, ended by a 0, and keep nothing; they
+ * return the length of the whole text, so that a result of size or more
+ * means buf holds only its first size - 1 bytes ("" for a field or item
+ * out of range).  smtpcode_item_key() is an item's key alone. */
+size_t smtpcode_text_into(const struct smtpcode_entry *e,
+                          enum smtpcode_text_field f, char *buf, size_t size);
+const char *smtpcode_item_key(const struct smtpcode_entry *e,
+                              enum smtpcode_list l, size_t i);
+size_t smtpcode_item_text_into(const struct smtpcode_entry *e,
+                               enum smtpcode_list l, size_t i, char *buf,
+                               size_t size);
 
 /* Stable name of value v of field f ("temporary"), or NULL if v is out of
  * range; "" for 0 (unset).  smtpcode_value_label() gives a short human

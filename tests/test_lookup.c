@@ -131,6 +131,93 @@ static void test_data_date(void **state)
 	assert_int_equal(d[4], '-');
 }
 
+/* s copied by into into rooms of every size up to its length and one
+ * more: the whole length each time, its first size - 1 bytes and a 0,
+ * and not a byte past the room. */
+static void check_copy(const char *s, size_t (*into)(const struct smtpcode_entry *,
+                       int, size_t, char *, size_t),
+                       const struct smtpcode_entry *e, int which, size_t i)
+{
+	size_t len = strlen(s);
+	char buf[4096];
+	assert_true(len + 2 < sizeof buf);
+	assert_int_equal(into(e, which, i, NULL, 0), len);
+	for (size_t size = 1; size <= len + 1; size += size < 40 ? 1 : 37) {
+		memset(buf, '#', sizeof buf);
+		assert_int_equal(into(e, which, i, buf, size), len);
+		assert_memory_equal(buf, s, size - 1);
+		assert_int_equal(buf[size - 1], '\0');
+		assert_int_equal(buf[size], '#');
+	}
+	memset(buf, '#', sizeof buf);
+	assert_int_equal(into(e, which, i, buf, sizeof buf), len);
+	assert_string_equal(buf, s);
+}
+
+static size_t text_into(const struct smtpcode_entry *e, int f, size_t i,
+                        char *buf, size_t size)
+{
+	(void)i;
+	return smtpcode_text_into(e, (enum smtpcode_text_field)f, buf, size);
+}
+
+static size_t item_into(const struct smtpcode_entry *e, int l, size_t i,
+                        char *buf, size_t size)
+{
+	return smtpcode_item_text_into(e, (enum smtpcode_list)l, i, buf, size);
+}
+
+/* Every text and item of the table, copied into the caller's memory
+ * (packed prose decoded there) before and after smtpcode_text() and
+ * smtpcode_item() decode and keep it: the same bytes. */
+static void test_text_into(void **state)
+{
+	size_t packed = 0;
+	(void)state;
+	for (size_t k = 0; k < smtpcode_table_size(); k++) {
+		const struct smtpcode_entry *e = smtpcode_table_entry(k);
+		for (int f = 0; f < SMTPCODE_NTEXTS; f++) {
+			char first[4096];
+			size_t n = smtpcode_text_into(e, (enum smtpcode_text_field)f,
+			                              first, sizeof first);
+			const char *kept = smtpcode_text(e, (enum smtpcode_text_field)f);
+			assert_string_equal(first, kept);
+			assert_int_equal(n, strlen(kept));
+			packed += n >= 16;
+			if (k % 25 == 0) /* every size: a sample of entries */
+				check_copy(kept, text_into, e, f, 0);
+		}
+		for (int l = 0; l < SMTPCODE_NLISTS; l++) {
+			for (size_t i = 0; i < smtpcode_count(e, (enum smtpcode_list)l); i++) {
+				struct smtpcode_item it;
+				char first[4096];
+				size_t n = smtpcode_item_text_into(e, (enum smtpcode_list)l,
+				                                   i, first, sizeof first);
+				it = smtpcode_item(e, (enum smtpcode_list)l, i);
+				assert_string_equal(first, it.text);
+				assert_int_equal(n, strlen(it.text));
+				assert_ptr_equal(smtpcode_item_key(e, (enum smtpcode_list)l, i),
+				                 it.key);
+				if (k % 25 == 0)
+					check_copy(it.text, item_into, e, l, i);
+			}
+		}
+	}
+	assert_true(packed > 1000); /* the packed prose was among them */
+	/* Out of range: "" */
+	{
+		const struct smtpcode_entry *e = smtpcode_table_entry(0);
+		char buf[8] = "x";
+		assert_int_equal(smtpcode_text_into(e, SMTPCODE_NTEXTS, buf, sizeof buf), 0);
+		assert_string_equal(buf, "");
+		strcpy(buf, "x");
+		assert_int_equal(smtpcode_item_text_into(e, SMTPCODE_CAUSES,
+		                 smtpcode_count(e, SMTPCODE_CAUSES), buf, sizeof buf), 0);
+		assert_string_equal(buf, "");
+		assert_string_equal(smtpcode_item_key(e, SMTPCODE_NLISTS, 0), "");
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -139,6 +226,7 @@ int main(void)
 	    cmocka_unit_test(test_resolve),
 	    cmocka_unit_test(test_pairs),
 	    cmocka_unit_test(test_data_date),
+	    cmocka_unit_test(test_text_into),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

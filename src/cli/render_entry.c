@@ -16,6 +16,28 @@ static const char *text(const struct smtpcode_entry *e,
 	return smtpcode_text(e, f);
 }
 
+/*
+ * The explanation's texts are written once a run (--mail explains each
+ * entry in full once): copied into the caller's TEXT_ROOM bytes, not
+ * decoded into memory kept for the run, whose fresh pages cost more than
+ * the decoding.  A longer one is read from the kept copy.
+ */
+#define TEXT_ROOM 2048
+
+static const char *text_once(const struct smtpcode_entry *e,
+                             enum smtpcode_text_field f, char *room)
+{
+	return smtpcode_text_into(e, f, room, TEXT_ROOM) < TEXT_ROOM
+	           ? room : smtpcode_text(e, f);
+}
+
+static const char *item_once(const struct smtpcode_entry *e,
+                             enum smtpcode_list l, size_t i, char *room)
+{
+	return smtpcode_item_text_into(e, l, i, room, TEXT_ROOM) < TEXT_ROOM
+	           ? room : smtpcode_item(e, l, i).text;
+}
+
 /* "  5.2.2    ": a code padded to 8 columns. */
 static void code_lead(char *lead, size_t size, const char *code)
 {
@@ -32,10 +54,11 @@ static void basic_line(const struct smtpcode_entry *e)
 	char buf[512] = "";
 	size_t n = smtpcode_count(e, SMTPCODE_BASIC), len = 0;
 	for (size_t i = 0; i < n && len + 1 < sizeof buf; i++) {
-		struct smtpcode_item it = smtpcode_item(e, SMTPCODE_BASIC, i);
-		len += str_cat(buf + len, sizeof buf - len, i ? "; " : "", it.key,
-		               *it.text ? " (" : "", it.text, *it.text ? ")" : "",
-		               (char *)NULL);
+		char room[TEXT_ROOM];
+		const char *t = item_once(e, SMTPCODE_BASIC, i, room);
+		len += str_cat(buf + len, sizeof buf - len, i ? "; " : "",
+		               smtpcode_item_key(e, SMTPCODE_BASIC, i),
+		               *t ? " (" : "", t, *t ? ")" : "", (char *)NULL);
 	}
 	text_line("Sent with", buf);
 }
@@ -47,8 +70,10 @@ static void list_section(const char *title, const struct smtpcode_entry *e,
 	if (n == 0)
 		return;
 	heading(title);
-	for (size_t i = 0; i < n; i++)
-		out_para("  - ", 4, smtpcode_item(e, l, i).text);
+	for (size_t i = 0; i < n; i++) {
+		char room[TEXT_ROOM];
+		out_para("  - ", 4, item_once(e, l, i, room));
+	}
 }
 
 /* Items whose key is a code: "  5.2.2    how it differs". */
@@ -60,10 +85,9 @@ static void keyed_section(const char *title, const struct smtpcode_entry *e,
 		return;
 	heading(title);
 	for (size_t i = 0; i < n; i++) {
-		struct smtpcode_item it = smtpcode_item(e, l, i);
-		char lead[32];
-		code_lead(lead, sizeof lead, it.key);
-		out_para(lead, 11, it.text);
+		char lead[32], room[TEXT_ROOM];
+		code_lead(lead, sizeof lead, smtpcode_item_key(e, l, i));
+		out_para(lead, 11, item_once(e, l, i, room));
 	}
 }
 
@@ -72,14 +96,15 @@ static void keyed_section(const char *title, const struct smtpcode_entry *e,
 static int shown(const struct smtpcode_entry *const *v, size_t nv, size_t i,
                  size_t k)
 {
-	const char *key = smtpcode_item(v[i], SMTPCODE_RELATED, k).key;
+	const char *key = smtpcode_item_key(v[i], SMTPCODE_RELATED, k);
 	for (size_t j = 0; j < nv; j++) {
 		size_t n = j < i ? smtpcode_count(v[j], SMTPCODE_RELATED)
 		         : j == i ? k : 0;
 		if (strcmp(key, text(v[j], SMTPCODE_CODE)) == 0)
 			return 1;
 		for (size_t m = 0; m < n; m++)
-			if (strcmp(key, smtpcode_item(v[j], SMTPCODE_RELATED, m).key) == 0)
+			if (strcmp(key, smtpcode_item_key(v[j], SMTPCODE_RELATED,
+			                                  m)) == 0)
 				return 1;
 	}
 	return 0;
@@ -92,14 +117,14 @@ static void variants_related(const struct smtpcode_entry *const *v, size_t nv)
 	int printed = 0;
 	for (size_t i = 0; i < nv; i++) {
 		for (size_t k = 0; k < smtpcode_count(v[i], SMTPCODE_RELATED); k++) {
-			struct smtpcode_item it = smtpcode_item(v[i], SMTPCODE_RELATED, k);
-			char lead[32];
+			char lead[32], room[TEXT_ROOM];
 			if (shown(v, nv, i, k))
 				continue;
 			if (!printed++)
 				heading("Not to be confused with");
-			code_lead(lead, sizeof lead, it.key);
-			out_para(lead, 11, it.text);
+			code_lead(lead, sizeof lead,
+			          smtpcode_item_key(v[i], SMTPCODE_RELATED, k));
+			out_para(lead, 11, item_once(v[i], SMTPCODE_RELATED, k, room));
 		}
 	}
 }
@@ -111,13 +136,13 @@ static void fixes_section(const struct smtpcode_entry *e)
 		return;
 	heading("How to fix it");
 	for (size_t i = 0; i < n; i++) {
-		struct smtpcode_item it = smtpcode_item(e, SMTPCODE_FIXES, i);
-		int who = smtpcode_value_parse(SMTPCODE_ACTS, it.key, strlen(it.key));
-		char lead[96];
+		const char *key = smtpcode_item_key(e, SMTPCODE_FIXES, i);
+		int who = smtpcode_value_parse(SMTPCODE_ACTS, key, strlen(key));
+		char lead[96], room[TEXT_ROOM];
 		str_cat(lead, sizeof lead, "  For ",
-		        who > 0 ? smtpcode_value_label(SMTPCODE_ACTS, who) : it.key,
+		        who > 0 ? smtpcode_value_label(SMTPCODE_ACTS, who) : key,
 		        ": ", (char *)NULL);
-		out_para(lead, 4, it.text);
+		out_para(lead, 4, item_once(e, SMTPCODE_FIXES, i, room));
 	}
 }
 
@@ -126,9 +151,11 @@ static void fixes_section(const struct smtpcode_entry *e)
 static void body(const struct smtpcode_entry *e,
                  const struct smtpcode_entry *const *variants, size_t nv)
 {
-	if (*text(e, SMTPCODE_MEANING)) {
+	char room[TEXT_ROOM];
+	const char *meaning = text_once(e, SMTPCODE_MEANING, room);
+	if (*meaning) {
 		heading("Meaning");
-		out_para("  ", 2, text(e, SMTPCODE_MEANING));
+		out_para("  ", 2, meaning);
 	}
 	list_section("Likely causes", e, SMTPCODE_CAUSES);
 	fixes_section(e);

@@ -185,6 +185,31 @@ struct smtpcode_item smtpcode_item(const struct smtpcode_entry *e,
 	return it;
 }
 
+size_t smtpcode_text_into(const struct smtpcode_entry *e,
+                          enum smtpcode_text_field f, char *buf, size_t size)
+{
+	if ((unsigned)f >= SMTPCODE_NTEXTS)
+		return table_text_into(0, buf, size); /* the pool starts with "" */
+	return table_text_into(e->text[f], buf, size);
+}
+
+const char *smtpcode_item_key(const struct smtpcode_entry *e,
+                              enum smtpcode_list l, size_t i)
+{
+	if ((unsigned)l >= SMTPCODE_NLISTS || i >= e->count[l])
+		return "";
+	return table_text(table_items[e->first[l] + i].key);
+}
+
+size_t smtpcode_item_text_into(const struct smtpcode_entry *e,
+                               enum smtpcode_list l, size_t i, char *buf,
+                               size_t size)
+{
+	if ((unsigned)l >= SMTPCODE_NLISTS || i >= e->count[l])
+		return table_text_into(0, buf, size);
+	return table_text_into(table_items[e->first[l] + i].text, buf, size);
+}
+
 size_t smtpcode_table_size(void)
 {
 	return table_size;

@@ -16,16 +16,66 @@
 static atomic_flag decoding = ATOMIC_FLAG_INIT;
 static size_t used; /* bytes of table_prose_text taken */
 
+/* n bytes from src to out, sixteen in one move whatever n: up to fifteen
+ * more are written, which the generator leaves room for (PROSE_SLACK).
+ * Most expansions are two to five bytes, where a call of memcpy() costs
+ * several times the copy (and a loop of small copies is compiled into
+ * one). */
+static char *put(char *out, const unsigned char *src, size_t n)
+{
+	memcpy(out, src, 16);
+	if (n > 16)
+		memcpy(out + 16, src + 16, n - 16);
+	return out + n;
+}
+
 /* Packed string p into out: each byte stands for the bytes of its
  * expansion. */
 static void unpack(const unsigned char *p, char *out)
 {
 	for (; *p; p++) {
 		const uint16_t *x = table_prose_expansion[*p];
-		memcpy(out, table_prose_expanded + x[0], x[1]);
-		out += x[1];
+		out = put(out, table_prose_expanded + x[0], x[1]);
 	}
 	*out = '\0';
+}
+
+/* unpack() into out[0..size), ended by a 0 when size is not 0; the
+ * length of the whole string. */
+static size_t unpack_into(const unsigned char *p, char *out, size_t size)
+{
+	size_t len = 0;
+	for (; *p; p++) {
+		const uint16_t *x = table_prose_expansion[*p];
+		const unsigned char *src = table_prose_expanded + x[0];
+		if (len + x[1] + 16 <= size)
+			put(out + len, src, x[1]);
+		else if (len + 1 < size) /* the end of the room */
+			memcpy(out + len, src, x[1] < size - 1 - len
+			                           ? x[1] : size - 1 - len);
+		len += x[1];
+	}
+	if (size)
+		out[len < size ? len : size - 1] = '\0';
+	return len;
+}
+
+size_t table_text_into(uint32_t off, char *buf, size_t size)
+{
+	const char *s = table_pool + off;
+	size_t len;
+	/* Decoded again even when kept: a look at table_prose_at would
+	 * cost a page of it for each entry, decoding microseconds. */
+	if (off & TABLE_PROSE)
+		return unpack_into(table_prose + table_prose_start[off &
+		                   ~TABLE_PROSE], buf, size);
+	len = strlen(s);
+	if (size) {
+		size_t n = len < size ? len : size - 1;
+		memcpy(buf, s, n);
+		buf[n] = '\0';
+	}
+	return len;
 }
 
 const char *table_text(uint32_t off)

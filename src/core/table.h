@@ -204,6 +204,9 @@ extern char table_prose_text[];
 extern const size_t table_prose_room;
 /* The string at offset off (either kind), decoded. */
 const char *table_text(uint32_t off);
+/* The same string copied into buf[0..size) (see smtpcode_text_into()):
+ * packed prose decoded there, and not kept; its length. */
+size_t table_text_into(uint32_t off, char *buf, size_t size);
 extern const struct table_item table_items[];
 extern const struct smtpcode_entry table_entries[];
 extern const size_t table_size;

@@ -16,6 +16,9 @@
 /* Strings shorter than this stay plain: a few bytes saved would not pay
  * for decoding them. */
 #define PROSE_MIN 16
+/* Bytes past the expansions and past the room for the decoded prose:
+ * decoding copies sixteen bytes at a time (prose.c). */
+#define PROSE_SLACK 16
 /* A pair that occurs fewer times than this is not worth a rule. */
 #define PAIR_MIN 4
 
@@ -188,10 +191,12 @@ void prose_write(FILE *out)
 		        "more than %u\n", n, UINT16_MAX);
 		errors++;
 	}
-	unsigned char *all = xrealloc(NULL, n), *p = all;
+	/* (and PROSE_SLACK bytes more: decoding copies sixteen at a time) */
+	unsigned char *all = xrealloc(NULL, n + PROSE_SLACK), *p = all;
 	for (unsigned c = 0; c < 256; c++)
 		p = expand(c, p);
-	write_literal(out, all, n);
+	memset(p, 0, PROSE_SLACK);
+	write_literal(out, all, n + PROSE_SLACK);
 	free(all);
 	fputs(";\n\nconst uint16_t table_prose_expansion[256][2] = {", out);
 	n = 0;
@@ -210,7 +215,8 @@ void prose_write(FILE *out)
 	        "_Atomic uint32_t table_prose_at[%zu];\n/* Room for all, decoded. */\n"
 	        "char table_prose_text[%zu];\n"
 	        "const size_t table_prose_room = %zu;\n",
-	        packed.nstrings + 1, packed.text + 1, packed.text + 1);
+	        packed.nstrings + 1, packed.text + 1 + PROSE_SLACK,
+	        packed.text + 1 + PROSE_SLACK);
 	free(plain);
 	free(packed.bytes);
 	free(packed.start);
