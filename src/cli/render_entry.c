@@ -18,9 +18,10 @@ static const char *text(const struct smtpcode_entry *e,
 
 /*
  * The explanation's texts are written once a run (--mail explains each
- * entry in full once): copied into the caller's TEXT_ROOM bytes, not
- * decoded into memory kept for the run, whose fresh pages cost more than
- * the decoding.  A longer one is read from the kept copy.
+ * entry in full once), and what a verdict says happens now is short:
+ * copied into the caller's TEXT_ROOM bytes, not decoded into memory kept
+ * for the run, whose fresh pages cost more than decoding again.  A longer
+ * one is read from the kept copy.
  */
 #define TEXT_ROOM 2048
 
@@ -307,7 +308,8 @@ void render_entry_verdict(const struct smtpcode_entry *e,
 		line[0] = (char)(line[0] - 'a' + 'A');
 		text_line("Message", line);
 	} else {
-		text_line("Message", text(now, SMTPCODE_NOW));
+		char room[TEXT_ROOM];
+		text_line("Message", text_once(now, SMTPCODE_NOW, room));
 	}
 	verdict_line("Scope", SMTPCODE_SCOPE, val[SMTPCODE_SCOPE]);
 	/* "Wait while the queue retries" is for failures only. */
