@@ -78,6 +78,22 @@ void verdict_line(const char *label, enum smtpcode_field f, int v)
 	char body[512];
 	if (v == 0)
 		return;
+	if (!out_wrapping()) { /* in pieces: a folder's report is mostly
+	                          these lines, and the vocabulary's labels
+	                          hold no newline for out_para() to indent */
+		enum sgr color = value_color(f, v);
+		size_t n = label_lead(body, sizeof body, label);
+		out_write(body, n);
+		if (color != SGR_RESET)
+			out_str(out_sgr(color));
+		out_str(smtpcode_value_name(f, v));
+		if (color != SGR_RESET)
+			out_str(out_sgr(SGR_RESET));
+		out_write(" (", 2);
+		out_str(smtpcode_value_label(f, v));
+		out_write(")\n", 2);
+		return;
+	}
 	str_cat(body, sizeof body, "(", smtpcode_value_label(f, v), ")",
 	        (char *)NULL);
 	flagged_line(label, smtpcode_value_name(f, v), value_color(f, v), body);

@@ -28,6 +28,11 @@ void out_set_width(unsigned w)
 	width = w;
 }
 
+bool out_wrapping(void)
+{
+	return width != 0;
+}
+
 void out_set_color(bool on)
 {
 	color = on;

@@ -54,6 +54,8 @@ static inline void copy_bytes(char *d, const char *s, size_t n)
 }
 
 void out_set_width(unsigned width);
+/* Whether paragraphs wrap (a width was set). */
+bool out_wrapping(void);
 
 /* Colour, for the text output on a terminal only. */
 enum sgr { SGR_RESET, SGR_BOLD, SGR_RED, SGR_GREEN, SGR_YELLOW };
