@@ -49,6 +49,22 @@ static int may_start(const struct phrase_set *set, char c)
 	return set->firsts[u >> 5] >> (u & 31) & 1;
 }
 
+/* The first phrase of set whose first byte is c or after it: a set's
+ * phrases are in the order of their first bytes (the data's order among
+ * those of one byte), so that those starting with c follow it. */
+static size_t first_with(const struct phrase_set *set, unsigned char c)
+{
+	size_t lo = 0, hi = set->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if ((unsigned char)set->text[set->phrases[mid].off] < c)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 const struct phrase *phrase_starts(const struct phrase_set *set,
                                    const char *s, size_t len, size_t *end)
 {
@@ -62,9 +78,15 @@ const struct phrase *phrase_starts(const struct phrase_set *set,
 	if (!may_start(set, first))
 		return NULL;
 	second = from + 1 < len ? lower(s[from + 1]) : '\0';
-	for (size_t i = 0; i < set->n; i++) {
+	/* Only phrases of that first byte can match, save those starting
+	 * with an apostrophe, which U+2019 (0xe2 ...) matches too. */
+	int any = first == '\'' || (unsigned char)first == 0xe2;
+	for (size_t i = any ? 0 : first_with(set, (unsigned char)first);
+	     i < set->n; i++) {
 		const struct phrase *ph = &set->phrases[i];
 		const char *t = set->text + ph->off;
+		if (!any && t[0] != first)
+			break; /* past those of its first byte */
 		if (t[0] != '\'' && t[0] != first)
 			continue;
 		/* The second byte too, where it is a byte of its own (most
@@ -97,11 +119,12 @@ const struct phrase *phrase_find(const struct phrase_set *set, const char *s,
 		char c = lower(s[p]);
 		if (!may_start(set, c))
 			continue;
-		for (size_t i = 0; i < set->n; i++) {
+		for (size_t i = first_with(set, (unsigned char)c); i < set->n; i++) {
 			const struct phrase *ph = &set->phrases[i];
 			const char *t = set->text + ph->off;
-			if (t[0] != c || ph->len > len - p ||
-			    !same_at(t, ph->len, s, p))
+			if (t[0] != c)
+				break; /* past those starting with c */
+			if (ph->len > len - p || !same_at(t, ph->len, s, p))
 				continue;
 			if (at)
 				*at = p;

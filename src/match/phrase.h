@@ -27,7 +27,9 @@ struct phrase {
 };
 
 /* A set: n phrases (at most 65,535, the ids' range), their bytes in one
- * string, in the order they are tried; firsts has bit c (of word c / 32)
+ * string, in the order of their first bytes and, among those of one first
+ * byte, in the order they are tried (ids keep the data's order); firsts
+ * has bit c (of word c / 32)
  * for each byte c a phrase may start with in the text (its first byte;
  * for an apostrophe, also U+2019's first), so that most lines and places
  * are passed over at one look. */

@@ -271,6 +271,7 @@ static int by_priority(const void *a, const void *b)
 /* Phrases written so far, and the sets they form. */
 static struct {
 	char **text;
+	size_t *id; /* each one's place in its set as the data gives it */
 	size_t n;
 	size_t *set_first, *set_len; /* sets written, to share twins */
 	size_t nsets;
@@ -296,8 +297,10 @@ static size_t add_set(const struct record *r, const char *key, size_t *len)
 					t[c] = (char)(t[c] - 'A' + 'a');
 			out_phrases.text = xrealloc(out_phrases.text,
 			    (out_phrases.n + 1) * sizeof *out_phrases.text);
+			out_phrases.id = xrealloc(out_phrases.id,
+			    (out_phrases.n + 1) * sizeof *out_phrases.id);
+			out_phrases.id[out_phrases.n] = n++;
 			out_phrases.text[out_phrases.n++] = t;
-			n++;
 		}
 	*len = n;
 	for (size_t s = 0; s < out_phrases.nsets; s++) {
@@ -320,6 +323,30 @@ static size_t add_set(const struct record *r, const char *key, size_t *len)
 	out_phrases.set_first[out_phrases.nsets] = first;
 	out_phrases.set_len[out_phrases.nsets++] = n;
 	return first;
+}
+
+/* Each set's phrases in the order of their first bytes, the data's order
+ * kept among those of one first byte (src/match/phrase.c looks only at
+ * those a line's first byte may start); done once every set is in, as
+ * twins are found by the data's order. */
+static void sort_sets(void)
+{
+	for (size_t s = 0; s < out_phrases.nsets; s++) {
+		size_t first = out_phrases.set_first[s];
+		size_t end = first + out_phrases.set_len[s];
+		for (size_t i = first + 1; i < end; i++) { /* stable */
+			char *t = out_phrases.text[i];
+			size_t id = out_phrases.id[i], j = i;
+			unsigned char c = (unsigned char)t[0];
+			for (; j > first &&
+			       (unsigned char)out_phrases.text[j - 1][0] > c; j--) {
+				out_phrases.text[j] = out_phrases.text[j - 1];
+				out_phrases.id[j] = out_phrases.id[j - 1];
+			}
+			out_phrases.text[j] = t;
+			out_phrases.id[j] = id;
+		}
+	}
 }
 
 /* Phrases first .. first + n - 1 as a struct phrase_set, with the bytes
@@ -380,16 +407,14 @@ void write_layouts(FILE *out)
 				lfirst[k] = add_set(&kept[i], "phrase", &llen[k]);
 	}
 
+	sort_sets();
 	fputs("\n/* Bounce layouts and phrase lists (data/bounces/), their "
 	      "phrases folded\n * to lower case. */\n", out);
 	write_text(out);
 	fputs("static const struct phrase bounce_phrases[] = {\n", out);
-	for (size_t i = 0, id = 0; i < out_phrases.n; i++) {
+	for (size_t i = 0; i < out_phrases.n; i++) {
 		size_t n = strlen(out_phrases.text[i]);
-		for (size_t s = 0; s < out_phrases.nsets; s++)
-			if (out_phrases.set_first[s] == i)
-				id = 0;
-		fprintf(out, "\t{%zu, %zu, %zu},\n", off, n, id++);
+		fprintf(out, "\t{%zu, %zu, %zu},\n", off, n, out_phrases.id[i]);
 		off += n + 1;
 	}
 	fputs("\t{0, 0, 0}\n};\n\nconst struct text_layout text_layouts[] = {\n",
@@ -419,6 +444,7 @@ void write_layouts(FILE *out)
 	for (size_t i = 0; i < out_phrases.n; i++)
 		free(out_phrases.text[i]);
 	free(out_phrases.text);
+	free(out_phrases.id);
 	free(out_phrases.set_first);
 	free(out_phrases.set_len);
 	for (size_t i = 0; i < nkept; i++)
