@@ -19,8 +19,9 @@ static bool blank(unsigned char c)
 }
 
 /* The four bytes of s[0..len) packed as table.h packs a phrase's tail:
- * folded, a run of blanks as one space, 0 past the end. */
-static uint32_t four_at(const unsigned char *s, size_t len)
+ * folded, a run of blanks as one space, 0 past the end; *used gets the
+ * bytes of s they took. */
+static uint32_t four_at(const unsigned char *s, size_t len, size_t *used)
 {
 	uint32_t t = 0;
 	size_t i = 0;
@@ -33,6 +34,7 @@ static uint32_t four_at(const unsigned char *s, size_t len)
 		else
 			i++;
 	}
+	*used = i;
 	return t;
 }
 
@@ -81,7 +83,7 @@ bool smtpcode_wording(const char *text, size_t len, struct smtpcode_wording *w)
 	 * so that many '<' without a '>' cost no more than one. */
 	for (size_t i = 0, close = 0; i < len;) {
 		unsigned char c = table_wording_byte(s[i]);
-		size_t start;
+		size_t start, after = 0; /* after: where the tail ends in s */
 		uint32_t b, tail = 0;
 		bool tail_known;
 		/* What <...> encloses is an address or a host, not words: no
@@ -117,12 +119,16 @@ bool smtpcode_wording(const char *text, size_t len, struct smtpcode_wording *w)
 			if (t->head != head)
 				continue;
 			if (!tail_known) {
-				tail = four_at(s + i, len - i);
+				tail = four_at(s + i, len - i, &after);
+				after += i;
 				tail_known = true;
 			}
+			/* Its first eight bytes are the head and tail just
+			 * compared: the rest is compared after them. */
 			if ((tail & tail_mask(t->len)) == t->tail &&
-			    phrase_at(s + start, len - start, (const unsigned char *)
-			              table_wording_text + t->text, t->len)) {
+			    (t->len <= 8 ||
+			     phrase_at(s + after, len - after, (const unsigned char *)
+			               table_wording_text + t->text + 8, t->len - 8u))) {
 				best = t;
 				w->at = start;
 				break;
