@@ -572,52 +572,34 @@ struct intro {
 	                            its line */
 };
 
-/* Whether layout k seeks the same intro as an earlier one (the generator
- * writes a set once, so shared sets share their phrases). */
-static size_t same_intro(size_t k)
-{
-	const struct phrase_set *set = &text_layouts[k].intro;
-	for (size_t j = 0; j < k; j++)
-		if (text_layouts[j].intro.phrases == set->phrases &&
-		    text_layouts[j].intro.n == set->n)
-			return j;
-	return k;
-}
-
 /* The first line of text that starts with each layout's intro, in one pass
- * over the lines rather than one per layout: a line's first byte, looked
- * up in the union of the sets' first bytes, passes over most lines at
- * once. */
+ * over the lines rather than one per layout: a line's first byte names
+ * the layouts whose intro it may start (text_layout_starts), which most
+ * lines' first bytes name none of. */
 static void find_intros(struct span text, struct intro *in)
 {
-	uint32_t firsts[8] = {0};
-	size_t sought = 0, seek[TABLE_LAYOUTS_MAX];
+	uint64_t sought = 0; /* layouts whose intro is not found yet */
 	struct span rest = text, line;
 
 	for (size_t k = 0; k < text_layouts_count; k++) {
 		in[k].ph = NULL;
-		if (same_intro(k) != k)
-			continue;
-		for (size_t w = 0; w < 8; w++)
-			firsts[w] |= text_layouts[k].intro.firsts[w];
-		seek[sought++] = k;
+		if (text_layouts[k].intro_of == k)
+			sought |= (uint64_t)1 << k;
 	}
 	while (sought && mime_line(&rest, &line)) {
 		const char *p = line.p;
-		unsigned char c;
+		uint64_t may;
 		while (p < line.e && (*p == ' ' || *p == '\t'))
 			p++;
-		c = p < line.e ? scan_fold((unsigned char)*p) : 0;
-		if (!(firsts[c >> 5] >> (c & 31) & 1))
-			continue;
-		for (size_t i = 0; i < sought; i++) {
-			size_t k = seek[i];
+		may = text_layout_starts[p < line.e ? scan_fold((unsigned char)*p)
+		                                    : 0] & sought;
+		for (; may; may &= may - 1) {
+			size_t k = (size_t)__builtin_ctzll(may);
 			const struct phrase_set *set = &text_layouts[k].intro;
-			if (!(set->firsts[c >> 5] >> (c & 31) & 1) ||
-			    !(in[k].ph = starts(set, line, &in[k].after)))
+			if (!(in[k].ph = starts(set, line, &in[k].after)))
 				continue;
 			in[k].rest = rest;
-			seek[i--] = seek[--sought]; /* found: sought no more */
+			sought &= ~((uint64_t)1 << k); /* found: sought no more */
 		}
 	}
 }
@@ -631,7 +613,7 @@ bool text_bounce_read(struct span text, const struct text_sink *sink)
 	find_intros(text, in);
 	for (size_t k = 0; k < text_layouts_count && rd.added == 0; k++) {
 		const struct text_layout *l = &text_layouts[k];
-		const struct intro *found = &in[same_intro(k)];
+		const struct intro *found = &in[l->intro_of];
 		if (!found->ph || l->shape >= sizeof shapes / sizeof shapes[0])
 			continue;
 		recognised = true;

@@ -29,6 +29,8 @@ struct text_layout {
 	uint8_t shape;      /* enum text_shape */
 	uint8_t bare;       /* address paragraphs: "x@y:", not "<x@y>:" */
 	uint16_t greetings; /* intro[0, greetings) name the reporting MTA */
+	uint8_t intro_of;   /* the first layout of the same intro: itself,
+	                       or one whose intro it shares */
 	struct phrase_set intro;       /* recognise the bounce (line start) */
 	struct phrase_set list;        /* the line before the recipients */
 	struct phrase_set list_within; /* the same, anywhere in that line */
@@ -42,6 +44,10 @@ struct text_layout {
 /* Generated: the layouts in the order they are tried (priority). */
 extern const struct text_layout text_layouts[];
 extern const size_t text_layouts_count;
+/* Generated: bit k of entry c set when an intro of layout k may start
+ * with byte c (folded; intro_of itself only), so that a line's first byte
+ * names the layouts it may open (TABLE_LAYOUTS_MAX is 64). */
+extern const uint64_t text_layout_starts[256];
 
 /* Where a reader puts what it finds. */
 struct text_sink {

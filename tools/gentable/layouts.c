@@ -391,6 +391,7 @@ void write_layouts(FILE *out)
 	size_t (*len)[NSETS] = xrealloc(NULL, (nkept + 1) * sizeof *len);
 	struct record **layouts = xrealloc(NULL, (nkept + 1) * sizeof *layouts);
 	size_t lfirst[NLISTS], llen[NLISTS], off = 0, nlayouts = 0;
+	uint64_t starts[256] = {0}; /* text_layout_starts (textbounce.h) */
 
 	qsort(kept, nkept, sizeof *kept, by_priority);
 	for (size_t i = 0; i < nkept; i++)
@@ -422,9 +423,19 @@ void write_layouts(FILE *out)
 	for (size_t i = 0; i < nlayouts; i++) {
 		const struct record *r = layouts[i];
 		const struct field *a = get(r, "address");
-		fprintf(out, "\t{ /* %s */\n\t\t%s, %d, %zu,\n", r->codetext,
+		size_t same = 0; /* the first layout of the same intro (set 0) */
+		while (first[same][0] != first[i][0] || len[same][0] != len[i][0])
+			same++;
+		if (same == i)
+			for (size_t p = first[i][0]; p < first[i][0] + len[i][0]; p++) {
+				unsigned char c = (unsigned char)out_phrases.text[p][0];
+				starts[c] |= (uint64_t)1 << i;
+				if (c == '\'') /* U+2019: 0xe2 0x80 0x99 */
+					starts[0xe2] |= (uint64_t)1 << i;
+			}
+		fprintf(out, "\t{ /* %s */\n\t\t%s, %d, %zu, %zu,\n", r->codetext,
 		        shape_of(r)->cname, a && strcmp(a->value, "bare") == 0,
-		        count(r, "greeting"));
+		        count(r, "greeting"), same);
 		for (size_t k = 0; k < NSETS; k++) {
 			fputs(k % 2 ? " " : "\t\t", out);
 			write_set(out, first[i][k], len[i][k]);
@@ -433,6 +444,11 @@ void write_layouts(FILE *out)
 		fputs("\t},\n", out);
 	}
 	fprintf(out, "};\nconst size_t text_layouts_count = %zu;\n\n", nlayouts);
+	fputs("const uint64_t text_layout_starts[256] = {", out);
+	for (unsigned c = 0; c < 256; c++)
+		fprintf(out, "%s0x%llx,", c % 4 ? " " : "\n\t",
+		        (unsigned long long)starts[c]);
+	fputs("\n};\n\n", out);
 	for (size_t k = 0; k < NLISTS; k++) {
 		fputs("const struct phrase_set phrases_", out);
 		for (const char *c = lists[k]; *c; c++)
