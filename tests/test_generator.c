@@ -406,7 +406,8 @@ static void test_accepts_good(void **state)
 /* Layouts and phrase lists are written into the table: the phrases
  * folded to lower case, a set per key with the bytes its phrases start
  * with ('t' and 'y': bits 20 and 25 of word 3), the layouts in priority
- * order. */
+ * order, each with the first layout of its intro (itself), and the
+ * layouts each byte may start an intro of ('t' and 'y': layout 0). */
 static void test_layouts_written(void **state)
 {
 	char *good = read_all(GOOD_DATA), path[64], *table;
@@ -419,11 +420,14 @@ static void test_layouts_written(void **state)
 	assert_non_null(strstr(table, "\"this is the example mailer at\\0\"\n"
 	                              "\t\"your message could not be delivered"));
 	assert_non_null(strstr(table, "/* example-mta */\n\t\t"
-	                              "TEXT_SHAPE_ADDRESS_PARAGRAPHS, 1, 1,\n"
+	                              "TEXT_SHAPE_ADDRESS_PARAGRAPHS, 1, 1, 0,\n"
 	                              "\t\t{bounce_text, bounce_phrases + 0, 2, "
 	                              "{0x0, 0x0, 0x0, 0x2100000, 0x0, 0x0, 0x0, "
 	                              "0x0}}"));
 	assert_non_null(strstr(table, "text_layouts_count = 1;"));
+	assert_non_null(strstr(table, "text_layout_starts[256] = {"));
+	assert_non_null(strstr(table, "\n\t0x1, 0x0, 0x0, 0x0,\n" /* 't' */
+	                              "\t0x0, 0x1, 0x0, 0x0,\n")); /* 'y' */
 	assert_non_null(strstr(table, "phrases_autoreply_subject = "
 	                              "{bounce_text, bounce_phrases + 5, 1, "
 	                              "{0x0, 0x0, 0x0, 0x2, 0x0, 0x0, 0x0, 0x0}};"));
@@ -431,6 +435,48 @@ static void test_layouts_written(void **state)
 	                              "{bounce_text, bounce_phrases + 0, 0, "
 	                              "{0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0}};"));
 	free(table);
+	test_free(r);
+	free(good);
+}
+
+/* A set's phrases are written in the order of their first bytes, with
+ * their places in the data as ids: of a layout added after good.txt's,
+ * whose greeting starts with 'z' and whose intros with 'm' and 'b', the
+ * intro set is "beta" (2), "mu" (1), "zeta" (0); a layout sharing its
+ * intro names the first as the one of its intro. */
+static void test_phrase_order(void **state)
+{
+	static const char more[] =
+	    "\nlayout: sorted-mta\npriority: 20\nname: Sorted MTA\n"
+	    "shape: address-paragraphs\ngreeting: Zeta mailer here\n"
+	    "intro: Mu failure notice\nintro: Beta failure notice\n"
+	    "list: Failed:\nreply: said:\nend: Original follows\n"
+	    "\nlayout: twin-mta\npriority: 30\nname: Twin MTA\n"
+	    "shape: address-paragraphs\ngreeting: Zeta mailer here\n"
+	    "intro: Mu failure notice\nintro: Beta failure notice\n"
+	    "list: Failed:\nreply: said:\nend: Original follows\n";
+	char *good = read_all(GOOD_DATA), path[64], *table, *data;
+	struct run *r = test_malloc(sizeof *r);
+	(void)state;
+	data = malloc(strlen(good) + sizeof more);
+	assert_non_null(data);
+	strcpy(data, good);
+	strcat(data, more);
+	if (gentable(data, r) != 0)
+		fail_msg("refused:\n%s", r->err);
+	snprintf(path, sizeof path, "%s/table.c", dir);
+	table = read_all(path);
+	assert_non_null(strstr(table, "\t\"beta failure notice\\0\"\n"
+	                              "\t\"mu failure notice\\0\"\n"
+	                              "\t\"zeta mailer here\\0\"\n"));
+	assert_non_null(strstr(table, "\t{116, 19, 2},\n\t{136, 17, 1},\n"
+	                              "\t{154, 16, 0},\n"));
+	assert_non_null(strstr(table, "/* sorted-mta */\n\t\t"
+	                              "TEXT_SHAPE_ADDRESS_PARAGRAPHS, 0, 1, 1,\n"));
+	assert_non_null(strstr(table, "/* twin-mta */\n\t\t"
+	                              "TEXT_SHAPE_ADDRESS_PARAGRAPHS, 0, 1, 1,\n"));
+	free(table);
+	free(data);
 	test_free(r);
 	free(good);
 }
@@ -628,6 +674,7 @@ int main(void)
 	    cmocka_unit_test(test_refuses),
 	    cmocka_unit_test(test_scale),
 	    cmocka_unit_test(test_layouts_written),
+	    cmocka_unit_test(test_phrase_order),
 	    cmocka_unit_test(test_too_many_layouts),
 	    cmocka_unit_test(test_bad_date),
 	    cmocka_unit_test(test_shared_class),
