@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "mime.h"
 #include "scan.h"
 
 #define MAXLEN 200
@@ -231,10 +232,64 @@ static void test_same(void **state)
 	}
 }
 
+/* A header field's name (src/mail/mime.c, sixteen bytes a step): a line
+ * is a field when a run of name characters (33-126 but ':') is followed
+ * by blanks and a colon, whatever the run's length, for every byte that
+ * may end it, at every place in and after the first sixteen, and what
+ * follows the byte that ends it does not make it a field. */
+static int field_reference(const char *s, size_t n)
+{
+	size_t i = 0;
+	while (i < n && (unsigned char)s[i] > ' ' && (unsigned char)s[i] < 127 &&
+	       s[i] != ':')
+		i++;
+	if (i == 0)
+		return 0;
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	return i < n && s[i] == ':';
+}
+
+static void test_field_names(void **state)
+{
+	static const char enders[] = {':', ' ', '\t', '\x7f', '\x80', '\xff',
+	                              '\x01', '\x20', '\x21', '\x7e', '\x39', '\x3b'};
+	char line[64];
+	(void)state;
+	for (size_t len = 0; len < 48; len++) {
+		for (size_t e = 0; e < sizeof enders; e++) {
+			for (size_t tail = 0; tail < 4; tail++) {
+				struct span sp;
+				size_t n = len;
+				memset(line, 'X', sizeof line);
+				line[n++] = enders[e];
+				if (tail == 1)
+					line[n++] = ':';
+				if (tail == 2) {
+					line[n++] = ' ';
+					line[n++] = ':';
+				}
+				if (tail == 3) { /* a name does not go on past it */
+					line[n++] = 'Y';
+					line[n++] = ':';
+				}
+				memcpy(line + n, " value", 6);
+				n += 6;
+				sp.p = line;
+				sp.e = line + n;
+				if (mime_field_line(sp) != (field_reference(line, n) != 0))
+					fail_msg("name of %zu, ender 0x%02x, tail %zu", len,
+					         (unsigned char)enders[e], tail);
+			}
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_place),
+		cmocka_unit_test(test_field_names),
 		cmocka_unit_test(test_any_byte_and_long_counts),
 		cmocka_unit_test(test_pair),
 		cmocka_unit_test(test_doubled),

@@ -114,13 +114,42 @@ bool mime_blank(struct span line)
 
 static bool is_name_char(char c) { return c > ' ' && c < 127 && c != ':'; }
 
+#ifdef SCAN_SSE2
+/* Bit i set when at[i] is not a name character: a control, a space,
+ * DEL, a byte >= 0x80 (below 0x21 as a signed byte) or ':'. */
+static inline unsigned not_name16(const char *at)
+{
+	__m128i x = scan_load(at);
+	__m128i low = _mm_cmplt_epi8(x, _mm_set1_epi8(0x21));
+	__m128i del = _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7f));
+	__m128i colon = _mm_cmpeq_epi8(x, _mm_set1_epi8(':'));
+	return (unsigned)_mm_movemask_epi8(
+	    _mm_or_si128(low, _mm_or_si128(del, colon)));
+}
+#endif
+
+/* The first byte of p[0..e) that is not a name character, or e.  Lines
+ * of a body come through here too, whose first word may be long:
+ * sixteen bytes a step where SSE2 is. */
+static const char *name_end(const char *p, const char *e)
+{
+#ifdef SCAN_SSE2
+	for (; e - p >= 16; p += 16) {
+		unsigned bad = not_name16(p);
+		if (bad)
+			return p + __builtin_ctz(bad);
+	}
+#endif
+	while (p < e && is_name_char(*p))
+		p++;
+	return p;
+}
+
 /* The end of the field name that starts line, or NULL: the position of
  * its colon. */
 static const char *field_colon(struct span line)
 {
-	const char *p = line.p;
-	while (p < line.e && is_name_char(*p))
-		p++;
+	const char *p = name_end(line.p, line.e);
 	if (p == line.p)
 		return NULL;
 	while (p < line.e && mime_is_wsp(*p))
