@@ -29,19 +29,10 @@ static char *put(char *out, const unsigned char *src, size_t n)
 	return out + n;
 }
 
-/* Packed string p into out: each byte stands for the bytes of its
- * expansion. */
-static void unpack(const unsigned char *p, char *out)
-{
-	for (; *p; p++) {
-		const uint16_t *x = table_prose_expansion[*p];
-		out = put(out, table_prose_expanded + x[0], x[1]);
-	}
-	*out = '\0';
-}
-
-/* unpack() into out[0..size), ended by a 0 when size is not 0; the
- * length of the whole string. */
+/* Packed string p into out[0..size), each byte standing for the bytes of
+ * its expansion, ended by a 0 when size is not 0; the length of the whole
+ * string.  The room the generator left for all of them holds each with
+ * its slack: decoding there passes SIZE_MAX. */
 static size_t unpack_into(const unsigned char *p, char *out, size_t size)
 {
 	size_t len = 0;
@@ -93,9 +84,9 @@ const char *table_text(uint32_t off)
 		;
 	at = atomic_load_explicit(&table_prose_at[off], memory_order_relaxed);
 	if (!at) {
-		unpack(table_prose + table_prose_start[off], table_prose_text + used);
 		at = (uint32_t)used + 1;
-		used += strlen(table_prose_text + used) + 1;
+		used += unpack_into(table_prose + table_prose_start[off],
+		                    table_prose_text + used, SIZE_MAX) + 1;
 		atomic_store_explicit(&table_prose_at[off], at,
 		                      memory_order_release);
 	}
