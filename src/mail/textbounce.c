@@ -575,10 +575,16 @@ struct intro {
 /* The first line of text that starts with each layout's intro, in one pass
  * over the lines rather than one per layout: a line's first byte names
  * the layouts whose intro it may start (text_layout_starts), which most
- * lines' first bytes name none of. */
+ * lines' first bytes name none of.  Once an intro is found, the pass ends
+ * where the returned message starts (a line of data/bounces/classify.txt's
+ * guess-end list): an intro quoted in the returned message is not the
+ * bounce's, and the returned message is most of a bounce's lines.  Before
+ * any intro, the pass goes on: a bounce forwarded under "-----Original
+ * Message-----" is still read. */
 static void find_intros(struct span text, struct intro *in)
 {
 	uint64_t sought = 0; /* layouts whose intro is not found yet */
+	uint64_t all;
 	struct span rest = text, line;
 
 	for (size_t k = 0; k < text_layouts_count; k++) {
@@ -586,9 +592,13 @@ static void find_intros(struct span text, struct intro *in)
 		if (text_layouts[k].intro_of == k)
 			sought |= (uint64_t)1 << k;
 	}
+	all = sought;
 	while (sought && mime_line(&rest, &line)) {
 		const char *p = line.p;
 		uint64_t may;
+		if (sought != all && phrase_starts(&phrases_guess_end, line.p,
+		                                   mime_len(line), NULL))
+			break;
 		while (p < line.e && (*p == ' ' || *p == '\t'))
 			p++;
 		may = text_layout_starts[p < line.e ? scan_fold((unsigned char)*p)
