@@ -332,8 +332,9 @@ static bool sign(struct span t)
 	return phrase_starts(&phrases_guess_end, t.p, mime_len(t), NULL) ||
 	       phrase_starts(&phrases_guess_header, t.p, mime_len(t), NULL) ||
 	       mime_ifind(t, "RCPT TO:") || reply_in_line(t, &a) ||
-	       labelled(&phrases_address_label, t, &a) || lone(t, &a) ||
-	       leading(t, &a, &b) || trailing(t, &a) || worded(t, &a);
+	       (mime_find(t, '@') &&
+	        (labelled(&phrases_address_label, t, &a) || lone(t, &a) ||
+	         leading(t, &a, &b) || trailing(t, &a) || worded(t, &a)));
 }
 
 /* start, extended over the next lines of rest up to a blank line or a
@@ -360,6 +361,24 @@ static struct span paragraph(struct span start, struct span rest)
 	return mime_trim(start);
 }
 
+/* The address of line t, in the first of the shapes an address comes in
+ * that t has, noted with what is said with it (rest: the lines after t). */
+static void note_address(struct guess *g, struct span t, struct span rest,
+                         bool sentence_ended, bool heading)
+{
+	struct span addr, after;
+	if (labelled(&phrases_address_label, t, &addr))
+		(void)note(g, addr, mail_no_span(), paragraph(t, rest));
+	else if (lone(t, &addr))
+		(void)note(g, addr, mail_no_span(), paragraph(mail_no_span(), rest));
+	else if (sentence_ended && leading(t, &addr, &after))
+		(void)note(g, addr, mail_no_span(), paragraph(after, rest));
+	else if (heading && after_heading(t, &addr))
+		(void)note(g, addr, mail_no_span(), paragraph(t, rest));
+	else if (trailing(t, &addr) || worded(t, &addr))
+		(void)note(g, addr, mail_no_span(), paragraph(t, rest));
+}
+
 void text_bounce_guess(struct span text, const struct guess_own *own,
                        const struct text_sink *sink)
 {
@@ -375,8 +394,9 @@ void text_bounce_guess(struct span text, const struct guess_own *own,
 	g.own = own;
 	g.sink = sink;
 	while (mime_line(&rest, &line)) {
-		struct span t = unmarked(line), reply, addr, after;
+		struct span t = unmarked(line), reply, addr;
 		const char *rcpt;
+		bool has_at, named; /* t holds an '@'; an address */
 
 		if (ends_text(line, t))
 			break;
@@ -403,23 +423,18 @@ void text_bounce_guess(struct span text, const struct guess_own *own,
 			continue;
 		}
 		since_rcpt++;
-		if (labelled(&phrases_address_label, t, &addr))
-			(void)note(&g, addr, mail_no_span(), paragraph(t, rest));
-		else if (lone(t, &addr))
-			(void)note(&g, addr, mail_no_span(),
-			           paragraph(mail_no_span(), rest));
-		else if (sentence_ended && leading(t, &addr, &after))
-			(void)note(&g, addr, mail_no_span(), paragraph(after, rest));
-		else if (heading && after_heading(t, &addr))
-			(void)note(&g, addr, mail_no_span(), paragraph(t, rest));
-		else if (trailing(t, &addr) || worded(t, &addr))
-			(void)note(&g, addr, mail_no_span(), paragraph(t, rest));
-		if (mime_empty(g.first_worded) && mime_empty(mail_address_in(t)) &&
+		/* Most lines name no address: one look for an '@' spares them
+		 * the shapes an address comes in. */
+		has_at = mime_find(t, '@') != NULL;
+		if (has_at)
+			note_address(&g, t, rest, sentence_ended, heading);
+		named = has_at && !mime_empty(mail_address_in(t));
+		if (mime_empty(g.first_worded) && !named &&
 		    smtpcode_wording(t.p, mime_len(t), &w))
 			g.first_worded = t;
 		sentence_ended = ends_sentence(t);
-		heading = phrase_starts(&phrases_address_label, t.p, mime_len(t),
-		                        NULL) && mime_empty(mail_address_in(t));
+		heading = !named && phrase_starts(&phrases_address_label, t.p,
+		                                  mime_len(t), NULL);
 	}
 	give_all(&g);
 }
