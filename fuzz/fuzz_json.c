@@ -40,11 +40,6 @@ void out_write(const char *s, size_t n)
 	obuf[olen] = '\0';
 }
 
-void out_str(const char *s)
-{
-	out_write(s, strlen(s));
-}
-
 /* Records reserve room and commit what they used (output.h). */
 _Thread_local struct out_capture *out_capturing;
 

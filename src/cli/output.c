@@ -231,11 +231,6 @@ void out_commit_more(size_t n)
 	olen += n;
 }
 
-void out_str(const char *s)
-{
-	out_write(s, strlen(s));
-}
-
 static void out_char(char c)
 {
 	if (out_capturing) {

@@ -63,8 +63,13 @@ void out_set_color(bool on);
 /* The escape sequence for s, or "" when colour is off.  Only ever used in
  * the leads of out_para, never inside text it escapes. */
 const char *out_sgr(enum sgr s);
-void out_str(const char *s);
 void out_write(const char *s, size_t n);
+/* Inline: most strings written are literals, whose length the compiler
+ * knows (strlen was a twentieth of --mail's time). */
+static inline void out_str(const char *s)
+{
+	out_write(s, strlen(s));
+}
 void out_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void out_para(const char *lead, unsigned indent, const char *text);
 void out_para_untrusted(const char *lead, unsigned indent, const char *s,
