@@ -183,6 +183,16 @@ static void test_wording(void **state)
 		{"554 <mailbox-full@example.com> looks like spam", "spamdetected",
 		 "looks like spam"},
 		{"554 <unclosed mailbox full", "mailboxfull", "mailbox full"},
+		/* wordings of MTAs that Sisimai's reason lists also give */
+		{"550 User [someone@example.net] does not exist", "userunknown",
+		 "] does not exist"},
+		{"421 Too many errors from your IP", "toomanyconn",
+		 "too many errors from your ip"},
+		{"553 5.1.8 Unroutable sender address", "rejected",
+		 "unroutable sender address"},
+		/* a delay is not an expiry */
+		{"Delivery attempts will continue to be made for 5 days", NULL,
+		 NULL},
 		{"550 Requested action not taken", NULL, NULL},
 		{"", NULL, NULL},
 	};
