@@ -174,27 +174,30 @@ static void test_wording(void **state)
 {
 	static const struct {
 		const char *text, *reason, *phrase;
+		size_t at; /* where the phrase starts in the text */
 	} texts[] = {
-		{"550 Mailbox FULL", "mailboxfull", "mailbox full"},
-		{"550 mailbox\r\n\t  full", "mailboxfull", "mailbox full"},
+		{"550 Mailbox FULL", "mailboxfull", "mailbox full", 4},
+		{"550 mailbox\r\n\t  full", "mailboxfull", "mailbox full", 4},
+		/* a run of blanks inside the first four bytes */
+		{"550 no  \t such user", "userunknown", "no such user", 4},
 		/* mailboxfull (10) before userunknown (90), wherever found */
 		{"550 user unknown, or rather: mailbox full", "mailboxfull",
-		 "mailbox full"},
+		 "mailbox full", 29},
 		{"554 <mailbox-full@example.com> looks like spam", "spamdetected",
-		 "looks like spam"},
-		{"554 <unclosed mailbox full", "mailboxfull", "mailbox full"},
+		 "looks like spam", 31},
+		{"554 <unclosed mailbox full", "mailboxfull", "mailbox full", 14},
 		/* wordings of MTAs that Sisimai's reason lists also give */
 		{"550 User [someone@example.net] does not exist", "userunknown",
-		 "] does not exist"},
+		 "] does not exist", 29},
 		{"421 Too many errors from your IP", "toomanyconn",
-		 "too many errors from your ip"},
+		 "too many errors from your ip", 4},
 		{"553 5.1.8 Unroutable sender address", "rejected",
-		 "unroutable sender address"},
+		 "unroutable sender address", 10},
 		/* a delay is not an expiry */
 		{"Delivery attempts will continue to be made for 5 days", NULL,
-		 NULL},
-		{"550 Requested action not taken", NULL, NULL},
-		{"", NULL, NULL},
+		 NULL, 0},
+		{"550 Requested action not taken", NULL, NULL, 0},
+		{"", NULL, NULL, 0},
 	};
 	struct smtpcode_wording w;
 	(void)state;
@@ -210,6 +213,7 @@ static void test_wording(void **state)
 		assert_string_equal(smtpcode_value_name(SMTPCODE_REASON, w.reason),
 		                    texts[i].reason);
 		assert_string_equal(w.phrase, texts[i].phrase);
+		assert_int_equal(w.at, texts[i].at);
 	}
 	assert_false(smtpcode_wording(NULL, 0, &w));
 }

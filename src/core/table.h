@@ -171,6 +171,8 @@ struct table_wording {
 extern const char table_wording_text[];
 extern const struct table_wording table_wordings[];
 extern const uint16_t table_wording_first[TABLE_WORDING_BUCKETS + 1];
+/* table_wording_byte() of every byte: the matcher reads a byte a step. */
+extern const unsigned char table_wording_fold[256];
 
 /* The most layouts data/bounces may define: the text bounce reader keeps
  * what it found of each on its stack (textbounce.c). */

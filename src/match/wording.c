@@ -1,6 +1,6 @@
 /*
  * The reason a reply's words give (data/reasons/): one pass over the
- * text, looking at each place only at the phrases whose first three bytes
+ * text, looking at each place only at the phrases whose first four bytes
  * hash like the text's there (table.h), so that the cost is the text's
  * length whatever the number of phrases.  Of the phrases found, the one
  * whose reason has the lowest priority wins.
@@ -65,14 +65,28 @@ static bool phrase_at(const unsigned char *s, size_t len,
 	return true;
 }
 
+/* Where the four bytes of a head that ends at s[i] start in s: a run of
+ * blanks is one byte of it, and starts at its first blank.  Looked for
+ * only when a phrase is found, rather than kept for every place. */
+static size_t head_start(const unsigned char *s, size_t i)
+{
+	for (int k = 0; k < 4; k++) {
+		i--;
+		if (table_wording_fold[s[i]] == ' ')
+			while (i > 0 && table_wording_fold[s[i - 1]] == ' ')
+				i--;
+	}
+	return i;
+}
+
 bool smtpcode_wording(const char *text, size_t len, struct smtpcode_wording *w)
 {
 	const unsigned char *s = (const unsigned char *)text;
 	const struct table_wording *best = NULL;
-	uint32_t head = 0; /* the last four bytes read, as table.h packs them:
-	                      the oldest in the low byte */
-	size_t at[4];      /* where each of them starts in s */
-	size_t n = 0;      /* bytes read since the start or a <...> */
+	/* The last four bytes read, as table.h packs them: the oldest in the
+	 * low byte.  0 stands for none yet (at the start, after a <...>): no
+	 * phrase holds a 0, so a head with one matches none. */
+	uint32_t head = 0;
 
 	w->reason = 0;
 	w->phrase = NULL;
@@ -82,37 +96,36 @@ bool smtpcode_wording(const char *text, size_t len, struct smtpcode_wording *w)
 	/* close: where the next '>' is, or len; looked for once per stretch,
 	 * so that many '<' without a '>' cost no more than one. */
 	for (size_t i = 0, close = 0; i < len;) {
-		unsigned char c = table_wording_byte(s[i]);
-		size_t start, after = 0; /* after: where the tail ends in s */
-		uint32_t b, tail = 0;
+		unsigned char c = table_wording_fold[s[i]];
+		size_t after = 0; /* where the tail ends in s */
+		uint32_t tail = 0;
+		unsigned k, end;
 		bool tail_known;
 		/* What <...> encloses is an address or a host, not words: no
 		 * phrase runs into it or across it. */
-		if (s[i] == '<') {
+		if (c == '<') {
 			if (close <= i)
 				for (close = i + 1; close < len && s[close] != '>';)
 					close++;
 			if (close < len) {
 				i = close + 1;
-				n = 0;
 				head = 0;
 				continue;
 			}
 		}
-		at[n++ & 3] = i;
+		i++;
 		if (c == ' ') /* a run of blanks reads as one space */
-			while (i < len && blank(s[i]))
+			while (i < len && table_wording_fold[s[i]] == ' ')
 				i++;
-		else
-			i++;
 		head = head >> 8 | (uint32_t)c << 24;
-		if (n < 4 || (head & 0xff) == ' ') /* no phrase starts so */
+		if ((head & 0xff) == ' ') /* no phrase starts so */
 			continue;
-		b = TABLE_WORDING_BUCKET(head);
-		start = at[n & 3]; /* of the oldest of the four */
+		k = table_wording_first[TABLE_WORDING_BUCKET(head)];
+		end = table_wording_first[TABLE_WORDING_BUCKET(head) + 1];
+		if (k == end) /* most places: no phrase starts so */
+			continue;
 		tail_known = false;
-		for (unsigned k = table_wording_first[b];
-		     k < table_wording_first[b + 1]; k++) {
+		for (; k < end; k++) {
 			const struct table_wording *t = &table_wordings[k];
 			if (best && t->order >= best->order)
 				break; /* the rest of the bucket comes later */
@@ -130,7 +143,7 @@ bool smtpcode_wording(const char *text, size_t len, struct smtpcode_wording *w)
 			     phrase_at(s + after, len - after, (const unsigned char *)
 			               table_wording_text + t->text + 8, t->len - 8u))) {
 				best = t;
-				w->at = start;
+				w->at = head_start(s, i);
 				break;
 			}
 		}

@@ -196,6 +196,11 @@ void write_wordings(FILE *out)
 			k++;
 		fprintf(out, "%s%u", !b ? "\n\t" : b % 16 ? ", " : ",\n\t", k);
 	}
+	fputs("\n};\n\n"
+	      "const unsigned char table_wording_fold[256] = {", out);
+	for (unsigned c = 0; c < 256; c++)
+		fprintf(out, "%s%u", !c ? "\n\t" : c % 16 ? ", " : ",\n\t",
+		        table_wording_byte((unsigned char)c));
 	fputs("\n};\n", out);
 	free(w);
 	for (size_t i = 0; i < nkept; i++)
