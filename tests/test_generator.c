@@ -407,10 +407,12 @@ static void test_accepts_good(void **state)
  * folded to lower case, a set per key with the bytes its phrases start
  * with ('t' and 'y': bits 20 and 25 of word 3), the layouts in priority
  * order, each with the first layout of its intro (itself), and the
- * layouts each byte may start an intro of ('t' and 'y': layout 0). */
+ * layouts each byte may start an intro of ('t' and 'y': layout 0) or be
+ * the second byte of ('h' and 'o'). */
 static void test_layouts_written(void **state)
 {
-	char *good = read_all(GOOD_DATA), path[64], *table;
+	char *good = read_all(GOOD_DATA), path[64], *table, *seconds;
+	size_t n;
 	struct run *r = test_malloc(sizeof *r);
 	(void)state;
 	assert_int_equal(gentable(good, r), 0);
@@ -428,6 +430,16 @@ static void test_layouts_written(void **state)
 	assert_non_null(strstr(table, "text_layout_starts[256] = {"));
 	assert_non_null(strstr(table, "\n\t0x1, 0x0, 0x0, 0x0,\n" /* 't' */
 	                              "\t0x0, 0x1, 0x0, 0x0,\n")); /* 'y' */
+	/* Second bytes: 'h' (0x68) and 'o' (0x6f), nothing else. */
+	seconds = strstr(table, "text_layout_seconds[256] = {");
+	assert_non_null(seconds);
+	assert_non_null(strstr(seconds, "\n\t0x1, 0x0, 0x0, 0x0,\n" /* 'h' */
+	                                "\t0x0, 0x0, 0x0, 0x1,\n")); /* 'o' */
+	n = 0;
+	for (const char *p = seconds; (p = strstr(p, "0x1,")) != NULL &&
+	                              p < strstr(seconds, "};"); p++)
+		n++;
+	assert_int_equal(n, 2);
 	assert_non_null(strstr(table, "phrases_autoreply_subject = "
 	                              "{bounce_text, bounce_phrases + 5, 1, "
 	                              "{0x0, 0x0, 0x0, 0x2, 0x0, 0x0, 0x0, 0x0}};"));

@@ -573,9 +573,9 @@ struct intro {
 };
 
 /* The first line of text that starts with each layout's intro, in one pass
- * over the lines rather than one per layout: a line's first byte names
- * the layouts whose intro it may start (text_layout_starts), which most
- * lines' first bytes name none of.  Once an intro is found, the pass ends
+ * over the lines rather than one per layout: a line's first two bytes name
+ * the layouts whose intro it may start (text_layout_starts and
+ * text_layout_seconds), which most lines' first bytes name none of.  Once an intro is found, the pass ends
  * where the returned message starts (a line of data/bounces/classify.txt's
  * guess-end list): an intro quoted in the returned message is not the
  * bounce's, and the returned message is most of a bounce's lines.  Before
@@ -602,7 +602,10 @@ static void find_intros(struct span text, struct intro *in)
 		while (p < line.e && (*p == ' ' || *p == '\t'))
 			p++;
 		may = text_layout_starts[p < line.e ? scan_fold((unsigned char)*p)
-		                                    : 0] & sought;
+		                                    : 0] &
+		      text_layout_seconds[p + 1 < line.e
+		                              ? scan_fold((unsigned char)p[1])
+		                              : 0] & sought;
 		for (; may; may &= may - 1) {
 			size_t k = (size_t)__builtin_ctzll(may);
 			const struct phrase_set *set = &text_layouts[k].intro;

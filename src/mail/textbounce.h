@@ -48,6 +48,9 @@ extern const size_t text_layouts_count;
  * with byte c (folded; intro_of itself only), so that a line's first byte
  * names the layouts it may open (TABLE_LAYOUTS_MAX is 64). */
 extern const uint64_t text_layout_starts[256];
+/* Generated: the same for the byte a line holds second (a line of one
+ * byte: entry 0), so that "th" and "to" name fewer layouts than 't'. */
+extern const uint64_t text_layout_seconds[256];
 
 /* Where a reader puts what it finds. */
 struct text_sink {

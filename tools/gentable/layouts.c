@@ -385,6 +385,27 @@ static void write_text(FILE *out)
 	fputs("\";\n", out);
 }
 
+/* Set bit in seconds[c] for each byte c a line may hold second when it
+ * starts with phrase t (folded), as phrase_starts() reads it: a space of
+ * t is any blank, an apostrophe also U+2019 (0xe2 0x80 0x99: after one
+ * that starts t, 0x80 comes second); a phrase of one byte, any byte. */
+static void mark_seconds(uint64_t seconds[256], const char *t, uint64_t bit)
+{
+	unsigned char c = (unsigned char)t[1];
+	if (!c) {
+		for (unsigned b = 0; b < 256; b++)
+			seconds[b] |= bit;
+		return;
+	}
+	seconds[c] |= bit;
+	if (c == ' ')
+		seconds['\t'] |= bit;
+	if (c == '\'')
+		seconds[0xe2] |= bit;
+	if (t[0] == '\'')
+		seconds[0x80] |= bit;
+}
+
 void write_layouts(FILE *out)
 {
 	size_t (*first)[NSETS] = xrealloc(NULL, (nkept + 1) * sizeof *first);
@@ -392,6 +413,7 @@ void write_layouts(FILE *out)
 	struct record **layouts = xrealloc(NULL, (nkept + 1) * sizeof *layouts);
 	size_t lfirst[NLISTS], llen[NLISTS], off = 0, nlayouts = 0;
 	uint64_t starts[256] = {0}; /* text_layout_starts (textbounce.h) */
+	uint64_t seconds[256] = {0}; /* text_layout_seconds */
 
 	qsort(kept, nkept, sizeof *kept, by_priority);
 	for (size_t i = 0; i < nkept; i++)
@@ -428,10 +450,12 @@ void write_layouts(FILE *out)
 			same++;
 		if (same == i)
 			for (size_t p = first[i][0]; p < first[i][0] + len[i][0]; p++) {
-				unsigned char c = (unsigned char)out_phrases.text[p][0];
+				const char *t = out_phrases.text[p];
+				unsigned char c = (unsigned char)t[0];
 				starts[c] |= (uint64_t)1 << i;
 				if (c == '\'') /* U+2019: 0xe2 0x80 0x99 */
 					starts[0xe2] |= (uint64_t)1 << i;
+				mark_seconds(seconds, t, (uint64_t)1 << i);
 			}
 		fprintf(out, "\t{ /* %s */\n\t\t%s, %d, %zu, %zu,\n", r->codetext,
 		        shape_of(r)->cname, a && strcmp(a->value, "bare") == 0,
@@ -448,6 +472,11 @@ void write_layouts(FILE *out)
 	for (unsigned c = 0; c < 256; c++)
 		fprintf(out, "%s0x%llx,", c % 4 ? " " : "\n\t",
 		        (unsigned long long)starts[c]);
+	fputs("\n};\n\n", out);
+	fputs("const uint64_t text_layout_seconds[256] = {", out);
+	for (unsigned c = 0; c < 256; c++)
+		fprintf(out, "%s0x%llx,", c % 4 ? " " : "\n\t",
+		        (unsigned long long)seconds[c]);
 	fputs("\n};\n\n", out);
 	for (size_t k = 0; k < NLISTS; k++) {
 		fputs("const struct phrase_set phrases_", out);
