@@ -320,7 +320,7 @@ static struct span block_diagnostic(struct span details, struct span *host)
 static bool next_block(struct span *rest, struct span *addr,
                        struct span *details)
 {
-	struct span line, next;
+	struct span line, next, first; /* first: the address line's rest */
 	size_t indent;
 
 	do {
@@ -333,6 +333,8 @@ static bool next_block(struct span *rest, struct span *addr,
 	/* A pipe or a file has no '@': its block is skipped. */
 	*addr = indent < 4 ? mail_address_in(mail_first_word(line))
 	                   : mail_no_span();
+	first = mime_trim(line);
+	first.p = mail_first_word(first).e;
 	*details = mail_no_span();
 	for (next = *rest; mime_line(&next, &line) && !mime_blank(line) &&
 	                   mail_indent(line) >= 4;
@@ -341,6 +343,10 @@ static bool next_block(struct span *rest, struct span *addr,
 			details->p = mime_trim(line).p;
 		details->e = line.e;
 	}
+	/* No detail lines: what follows the address on its own line is
+	 * them ("  <x@y>: 550 5.1.1 ...", as MXLogic writes). */
+	if (mime_empty(*details) && !mime_empty(*addr))
+		*details = mime_trim(first);
 	return true;
 }
 
