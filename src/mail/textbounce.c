@@ -581,12 +581,12 @@ struct intro {
 /* The first line of text that starts with each layout's intro, in one pass
  * over the lines rather than one per layout: a line's first two bytes name
  * the layouts whose intro it may start (text_layout_starts and
- * text_layout_seconds), which most lines' first bytes name none of.  Once an intro is found, the pass ends
- * where the returned message starts (a line of data/bounces/classify.txt's
- * guess-end list): an intro quoted in the returned message is not the
- * bounce's, and the returned message is most of a bounce's lines.  Before
- * any intro, the pass goes on: a bounce forwarded under "-----Original
- * Message-----" is still read. */
+ * text_layout_seconds), which most lines' first bytes name none of.
+ * Once an intro is found, the pass ends where the returned message starts
+ * (a line of data/bounces/classify.txt's guess-end list): an intro quoted
+ * in the returned message is not the bounce's, and the returned message
+ * is most of a bounce's lines.  Before any intro, the pass goes on: a
+ * bounce forwarded under "-----Original Message-----" is still read. */
 static void find_intros(struct span text, struct intro *in)
 {
 	uint64_t sought = 0; /* layouts whose intro is not found yet */

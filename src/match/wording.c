@@ -8,31 +8,29 @@
 #include "smtpcode.h"
 #include "table.h"
 
-static unsigned char fold(unsigned char c)
+/* The byte of s at i as phrases are packed (table_wording_fold: folded,
+ * a blank read as a space) into *c; where the next one starts: a run of
+ * blanks reads as one space.  The one reading of a text's bytes. */
+static size_t next_byte(const unsigned char *s, size_t len, size_t i,
+                        unsigned char *c)
 {
-	return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 'a' - 'A') : c;
-}
-
-static bool blank(unsigned char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+	*c = table_wording_fold[s[i++]];
+	if (*c == ' ')
+		while (i < len && table_wording_fold[s[i]] == ' ')
+			i++;
+	return i;
 }
 
 /* The four bytes of s[0..len) packed as table.h packs a phrase's tail:
- * folded, a run of blanks as one space, 0 past the end; *used gets the
- * bytes of s they took. */
+ * 0 past the end; *used gets the bytes of s they took. */
 static uint32_t four_at(const unsigned char *s, size_t len, size_t *used)
 {
 	uint32_t t = 0;
 	size_t i = 0;
 	for (int k = 0; k < 4 && i < len; k++) {
-		unsigned char c = table_wording_byte(s[i]);
+		unsigned char c;
+		i = next_byte(s, len, i, &c);
 		t |= (uint32_t)c << 8 * k;
-		if (c == ' ')
-			while (i < len && blank(s[i]))
-				i++;
-		else
-			i++;
 	}
 	*used = i;
 	return t;
@@ -51,16 +49,12 @@ static bool phrase_at(const unsigned char *s, size_t len,
 {
 	size_t i = 0;
 	for (size_t k = 0; k < n; k++) {
+		unsigned char c;
 		if (i == len)
 			return false;
-		if (p[k] == ' ') {
-			if (!blank(s[i]))
-				return false;
-			while (i < len && blank(s[i]))
-				i++;
-		} else if (fold(s[i++]) != p[k]) {
+		i = next_byte(s, len, i, &c);
+		if (c != p[k])
 			return false;
-		}
 	}
 	return true;
 }
@@ -96,14 +90,14 @@ bool smtpcode_wording(const char *text, size_t len, struct smtpcode_wording *w)
 	/* close: where the next '>' is, or len; looked for once per stretch,
 	 * so that many '<' without a '>' cost no more than one. */
 	for (size_t i = 0, close = 0; i < len;) {
-		unsigned char c = table_wording_fold[s[i]];
+		unsigned char c;
 		size_t after = 0; /* where the tail ends in s */
 		uint32_t tail = 0;
 		unsigned k, end;
 		bool tail_known;
 		/* What <...> encloses is an address or a host, not words: no
 		 * phrase runs into it or across it. */
-		if (c == '<') {
+		if (s[i] == '<') {
 			if (close <= i)
 				for (close = i + 1; close < len && s[close] != '>';)
 					close++;
@@ -113,10 +107,7 @@ bool smtpcode_wording(const char *text, size_t len, struct smtpcode_wording *w)
 				continue;
 			}
 		}
-		i++;
-		if (c == ' ') /* a run of blanks reads as one space */
-			while (i < len && table_wording_fold[s[i]] == ' ')
-				i++;
+		i = next_byte(s, len, i, &c);
 		head = head >> 8 | (uint32_t)c << 24;
 		if ((head & 0xff) == ' ') /* no phrase starts so */
 			continue;

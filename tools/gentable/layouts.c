@@ -406,6 +406,16 @@ static void mark_seconds(uint64_t seconds[256], const char *t, uint64_t bit)
 		seconds[0x80] |= bit;
 }
 
+/* A byte's layouts, bit k for layout k, as the array name[256]. */
+static void write_masks(FILE *out, const char *name, const uint64_t m[256])
+{
+	fprintf(out, "const uint64_t %s[256] = {", name);
+	for (unsigned c = 0; c < 256; c++)
+		fprintf(out, "%s0x%llx,", c % 4 ? " " : "\n\t",
+		        (unsigned long long)m[c]);
+	fputs("\n};\n\n", out);
+}
+
 void write_layouts(FILE *out)
 {
 	size_t (*first)[NSETS] = xrealloc(NULL, (nkept + 1) * sizeof *first);
@@ -468,16 +478,8 @@ void write_layouts(FILE *out)
 		fputs("\t},\n", out);
 	}
 	fprintf(out, "};\nconst size_t text_layouts_count = %zu;\n\n", nlayouts);
-	fputs("const uint64_t text_layout_starts[256] = {", out);
-	for (unsigned c = 0; c < 256; c++)
-		fprintf(out, "%s0x%llx,", c % 4 ? " " : "\n\t",
-		        (unsigned long long)starts[c]);
-	fputs("\n};\n\n", out);
-	fputs("const uint64_t text_layout_seconds[256] = {", out);
-	for (unsigned c = 0; c < 256; c++)
-		fprintf(out, "%s0x%llx,", c % 4 ? " " : "\n\t",
-		        (unsigned long long)seconds[c]);
-	fputs("\n};\n\n", out);
+	write_masks(out, "text_layout_starts", starts);
+	write_masks(out, "text_layout_seconds", seconds);
 	for (size_t k = 0; k < NLISTS; k++) {
 		fputs("const struct phrase_set phrases_", out);
 		for (const char *c = lists[k]; *c; c++)
