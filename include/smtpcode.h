@@ -281,6 +281,21 @@ void smtpcode_resolve(const struct smtpcode_query *q, const char *input,
                       struct smtpcode_result *r);
 
 /*
+ * A text without a code (smtpcode_find_pasted() found none): the entry
+ * of a provider whose marker the text holds (or of provider, when given)
+ * that the longest of that provider's phrases in the text picks, whatever
+ * its code; the providers are tried by priority.  Returns true with *r as
+ * smtpcode_resolve() would give it for that entry's code, how PHRASE and
+ * the text as the reply text; false when no phrase picks an entry, with
+ * r->match.provider and marker still naming the provider recognised, if
+ * any.  Without a marker or a provider given nothing is picked: phrases
+ * are a provider's words, and short ones mean little elsewhere.
+ */
+bool smtpcode_resolve_words(const char *input, size_t len,
+                            const struct smtpcode_entry *provider,
+                            struct smtpcode_result *r);
+
+/*
  * Whether smtpcode_resolve() gives the same result for input[0..len)
  * with the bytes [from, to) left out: true when no provider's marker or
  * phrase can overlap them there.  It may answer false when they are in
@@ -563,6 +578,16 @@ const char *smtpcode_dialect_name(size_t i);
 bool smtpcode_find_code(const char *s, size_t len, struct smtpcode_query *q,
                         struct smtpcode_text *at);
 
+/*
+ * The code of a text a person pasted (a line of a bounce, an NDR's
+ * sentence): the first enhanced code as smtpcode_find_code() takes it;
+ * failing that, a basic code 4xx or 5xx standing where a reply starts: at
+ * a line's start, after a colon ("said: 550 ..."), or after a quote or
+ * '#' ("returned '554 ...'").  Returns as smtpcode_find_code() does.
+ */
+bool smtpcode_find_pasted(const char *s, size_t len, struct smtpcode_query *q,
+                          struct smtpcode_text *at);
+
 /* ---- Bounce messages ---- */
 
 enum smtpcode_mail_kind {
@@ -659,6 +684,13 @@ struct smtpcode_mail {
  */
 int smtpcode_mail_parse(const char *msg, size_t len, char *work,
                         size_t worksize, struct smtpcode_mail *m);
+
+/* Whether s[0..len) is a mail message rather than text from one: it
+ * starts with an mbox "From " line, or with a header block (field lines
+ * up to a blank line) holding a field only a message's header has
+ * (From:, Received:, Date: ...).  For text a person pastes: a reply or a
+ * DSN's fields alone are not a message. */
+bool smtpcode_is_message(const char *s, size_t len);
 
 /* Iterate the whole table in key order: basic codes, enhanced codes by
  * subject, detail and class (X first), then categories. */

@@ -13,7 +13,7 @@ static const char *const names[NFIELDS] = {
 	"input", "code", "kind", "known", "registered", "severity", "final",
 	"name", "scope", "acts", "retry", "suppress", "bounce", "reason", "basic",
 	"meaning", "causes", "fixes", "related", "group", "provider",
-	"sources", "warnings",
+	"sources", "warnings", "verdict_from", "reason_phrase",
 };
 
 const char *field_name(enum field_id f)
@@ -194,6 +194,9 @@ static struct value verdict_value(const struct row *w, enum smtpcode_field f)
 static struct value yes_no(const struct row *w, enum smtpcode_field f)
 {
 	struct value v = verdict_value(w, f);
+	/* Text without a code: its words give a reason, never a verdict. */
+	if (w->r && !w->code[0])
+		return of_type(V_UNKNOWN, SMTPCODE_CAUSES);
 	if (v.type == V_STRING && strcmp(v.s, "unknown") == 0)
 		v.type = V_UNKNOWN;
 	else if (v.type == V_STRING || f == SMTPCODE_SUPPRESS)
@@ -237,6 +240,8 @@ struct value field_value(const struct row *w, enum field_id f)
 		                                    : string(NULL);
 	case F_SOURCES: return of_type(V_LIST, SMTPCODE_SOURCES);
 	case F_WARNINGS: return of_type(V_WARNINGS, SMTPCODE_NOTES);
+	case F_VERDICT_FROM: return string(w->verdict_from);
+	case F_REASON_PHRASE: return string(w->wording.phrase);
 	case NFIELDS: break;
 	}
 	return string(NULL);

@@ -16,7 +16,7 @@ enum field_id {
 	F_INPUT, F_CODE, F_KIND, F_KNOWN, F_REGISTERED, F_SEVERITY, F_FINAL,
 	F_NAME, F_SCOPE, F_ACTS, F_RETRY, F_SUPPRESS, F_BOUNCE, F_REASON, F_BASIC,
 	F_MEANING, F_CAUSES, F_FIXES, F_RELATED, F_GROUP, F_PROVIDER,
-	F_SOURCES, F_WARNINGS, NFIELDS
+	F_SOURCES, F_WARNINGS, F_VERDICT_FROM, F_REASON_PHRASE, NFIELDS
 };
 
 /* One result to show: a lookup, an entry of a list, or a category row. */
@@ -28,6 +28,11 @@ struct row {
 	struct smtpcode_verdict verdict;    /* what scripts act on */
 	struct smtpcode_wording wording;    /* the reply's words, when they
 	                                       gave the reason */
+	const char *verdict_from;           /* a lookup of text: "code" (a
+	                                       code in it), "phrase" (no code:
+	                                       a provider's phrase picked the
+	                                       entry), "words" (no code: the
+	                                       reason's words); else NULL */
 	char code[32];                      /* the code shown */
 	const char *warnings[6];
 	size_t nwarnings;

@@ -333,6 +333,21 @@ static int read_file(const char *path, struct mail_file *f,
 	return status;
 }
 
+int read_mail_text(const struct mail_options *o, const char *name,
+                   const char *text, size_t len)
+{
+	struct buffers b = {{NULL, 0}, NULL, 0, NULL, 0};
+	struct mail_file f = {name, name, o, &b};
+	int status;
+
+	explained_on();
+	status = read_message(&f, text, len, -1);
+	explained_off();
+	free(b.work);
+	free(b.recipients);
+	return status;
+}
+
 int read_mails(const struct mail_options *o, int nfiles, char **files)
 {
 	static char *stdin_only[] = {"-"};

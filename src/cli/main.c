@@ -12,8 +12,10 @@
 #include <unistd.h>
 
 #include "fields.h"
+#include "input.h"
 #include "layout.h"
 #include "logs.h"
+#include "mailbox.h"
 #include "mails.h"
 #include "output.h"
 #include "render.h"
@@ -23,7 +25,7 @@ enum exit_status { EXIT_FOUND = 0, EXIT_UNKNOWN = 1, EXIT_ERROR = 2 };
 enum mode { MODE_TEXT, MODE_JSON, MODE_TSV, MODE_FIELD, MODE_BRIEF,
             MODE_QUIET };
 enum action { ACT_LOOKUP, ACT_LIST, ACT_SEARCH, ACT_PROVIDERS, ACT_ANNOTATE,
-              ACT_EXTRACT, ACT_SUMMARY, ACT_MAIL };
+              ACT_EXTRACT, ACT_SUMMARY, ACT_MAIL, ACT_STDIN };
 
 struct options {
 	enum mode mode;
@@ -36,11 +38,12 @@ struct options {
 /* The help is also the source of the man page's synopsis and options: a
  * test keeps the two in step. */
 static const char usage_text[] =
-    "usage: smtpcode [OPTIONS] CODE|REPLY...\n"
+    "usage: smtpcode [OPTIONS] CODE|REPLY|TEXT...   ('-': text or a message on stdin)\n"
     "       smtpcode -l|--list [PATTERN]     every code, or those matching 5.7.*, 4xx\n"
     "       smtpcode -s|--search WORDS...    codes whose texts hold all WORDS\n"
     "       smtpcode --annotate|--extract|--summary [FILE...]   read mail logs\n"
     "       smtpcode --mail [FILE|DIR...]    explain bounces: messages, mbox, Maildir\n"
+    "       smtpcode --stdin                 one code, reply or text per input line\n"
     "       smtpcode --providers             the providers and their entry counts\n"
     "Explain SMTP reply codes: basic (452), enhanced (4.3.1, X.3.1), a pasted\n"
     "reply (\"452 4.3.1 Insufficient system storage\"), or a pattern (5.7.*).\n"
@@ -211,56 +214,284 @@ static int lone(const struct smtpcode_query *q, int enhanced)
 	                                 : q->basic && !q->enhanced);
 }
 
+static const char *escape_text(const char *s, size_t n);
+
+/* Whether s holds a blank: several words, text rather than a code. */
+static bool has_blank(const char *s, size_t len)
+{
+	return memchr(s, ' ', len) || memchr(s, '\t', len) || memchr(s, '\n', len);
+}
+
+/*
+ * An input that gives no result: with lined (--stdin), and in the formats
+ * scripts read, it still gives a line, so that results line up with their
+ * inputs: JSON's record with known false, TSV's empty columns, --field's
+ * empty line; --stdin's text and brief formats say why in the line.
+ */
+static void emit_missing(const struct options *o, const char *input,
+                         const char *why, bool lined)
+{
+	struct smtpcode_result r;
+	struct row w;
+
+	if (o->mode == MODE_FIELD) { /* an empty field */
+		if (o->field == F_INPUT)
+			out_escaped(stdout, input, strlen(input));
+		out_str("\n");
+		return;
+	}
+	if (o->mode == MODE_TEXT || o->mode == MODE_BRIEF) {
+		if (!lined)
+			return;
+		out_str("'");
+		out_escaped(stdout, input, strlen(input));
+		out_printf("': not found: %s\n", why);
+		return;
+	}
+	memset(&r, 0, sizeof r);
+	row_of_result(&w, &r, input, SMTPCODE_REPORT_UNSAID, NULL);
+	emit(o, &w, &r, input);
+}
+
+/*
+ * Text that is not a reply starting with its code: the code found in it
+ * (the whole text picks the provider and entry); else the entry that a
+ * recognised provider's phrase picks; else the reason its words give.
+ * Returns the exit status: 1, after saying so, when it holds neither a
+ * code nor a known wording.
+ */
+static int lookup_text(const struct options *o, const char *text, size_t len,
+                       bool lined)
+{
+	static const char none[] = "no SMTP code and no wording smtpcode knows";
+	struct smtpcode_query q;
+	struct smtpcode_text at;
+	struct smtpcode_result r;
+	struct smtpcode_wording words;
+	struct row w;
+
+	if (smtpcode_find_pasted(text, len, &q, &at)) {
+		q.text_off += (size_t)(at.s - text);
+		/* "returned '550 5.1.1 ...'": the closing quote is not the
+		 * reply's. */
+		if (at.s > text && (at.s[-1] == '\'' || at.s[-1] == '"') &&
+		    q.text_len && text[q.text_off + q.text_len - 1] == at.s[-1])
+			q.text_len--;
+		smtpcode_resolve(&q, text, len, o->provider, &r);
+		words_of(&r, text, len, &words);
+		row_of_result(&w, &r, text, SMTPCODE_REPORT_UNSAID, &words);
+		w.verdict_from = "code";
+	} else if (smtpcode_resolve_words(text, len, o->provider, &r)) {
+		words_of(&r, text, len, &words);
+		row_of_result(&w, &r, text, SMTPCODE_REPORT_UNSAID, &words);
+		w.verdict_from = "phrase";
+	} else if (smtpcode_wording(text, len, &words)) {
+		row_of_result(&w, &r, text, SMTPCODE_REPORT_UNSAID, &words);
+		w.verdict_from = "words";
+	} else {
+		if (!lined)
+			fprintf(stderr, "smtpcode: '%s' holds %s (expected a code "
+			        "such as 4.3.1, or a reply's words)\n",
+			        escape_text(text, len), none);
+		emit_missing(o, text, none, lined);
+		return EXIT_UNKNOWN;
+	}
+	emit(o, &w, &r, text);
+	return r.known || !w.code[0] ? EXIT_FOUND : EXIT_UNKNOWN;
+}
+
+/*
+ * Look up one operand or input line, arg[0..len) (NUL-terminated): a
+ * category, a pattern, a code or reply, or any text.  next, when not
+ * NULL, is the operand after it, which a lone basic code takes as its
+ * enhanced code ("452" "4.3.1" is one reply, as servers write it); *took
+ * says whether it did.  lined: every input gives one result (--stdin).
+ * Returns the exit status.
+ */
+static int lookup_one(const struct options *o, const char *arg, size_t len,
+                      const char *next, bool *took, bool lined)
+{
+	struct smtpcode_query q, q2;
+	struct smtpcode_result r;
+	struct smtpcode_pattern pat;
+	const struct smtpcode_entry *cat;
+	struct smtpcode_wording words;
+	struct row w;
+	enum smtpcode_error err = smtpcode_parse(arg, len, &q);
+
+	*took = false;
+	if (err && (cat = smtpcode_find_category(arg, len))) {
+		row_of_category(&w, cat, arg);
+		emit(o, &w, NULL, arg);
+		return EXIT_FOUND;
+	}
+	if (err && smtpcode_pattern_parse(arg, len, &pat) == 0 && pat.wild) {
+		if (list(o, &pat, arg) == EXIT_FOUND)
+			return EXIT_FOUND;
+		emit_missing(o, arg, "no code matches the pattern", lined);
+		return EXIT_UNKNOWN;
+	}
+	if (err && has_blank(arg, len))
+		return lookup_text(o, arg, len, lined);
+	if (err) {
+		if (lined) {
+			emit_missing(o, arg, smtpcode_strerror(err), lined);
+			return EXIT_UNKNOWN;
+		}
+		complain_arg(arg, smtpcode_strerror(err));
+		emit_missing(o, arg, smtpcode_strerror(err), lined);
+		return EXIT_ERROR;
+	}
+	if (next && lone(&q, 0) &&
+	    smtpcode_parse(next, strlen(next), &q2) == SMTPCODE_OK && lone(&q2, 1)) {
+		q.enhanced = true;
+		q.cls = q2.cls;
+		q.subject = q2.subject;
+		q.detail = q2.detail;
+		arg = next;
+		len = strlen(next);
+		*took = true;
+	}
+	smtpcode_resolve(&q, arg, len, o->provider, &r);
+	words_of(&r, arg, len, &words);
+	row_of_result(&w, &r, arg, SMTPCODE_REPORT_UNSAID, &words);
+	w.verdict_from = "code";
+	emit(o, &w, &r, arg);
+	return r.known ? EXIT_FOUND : EXIT_UNKNOWN;
+}
+
+/* The worse of two exit statuses. */
+static int worse(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+/* "-": what standard input holds, pasted text or a whole message. */
+struct pasted {
+	const struct options *o;
+	int status;
+	bool any;
+};
+
+/* One message of standard input's (message_fn): a mail message is read
+ * as --mail reads it; anything else is one text to look up, its blank
+ * ends left out. */
+static int lookup_pasted(void *ctx, const char *text, size_t len,
+                         long number)
+{
+	struct pasted *p = ctx;
+	char *copy;
+	bool took;
+
+	(void)number;
+	p->any = true;
+	if (smtpcode_is_message(text, len)) {
+		struct mail_options mo = {record_format(p->o), p->o->provider};
+		if (read_mail_text(&mo, "(standard input)", text, len) != 0)
+			p->status = EXIT_ERROR;
+		return 0;
+	}
+	while (len && (text[len - 1] == '\n' || text[len - 1] == '\r' ||
+	               text[len - 1] == ' ' || text[len - 1] == '\t'))
+		len--;
+	while (len && (*text == '\n' || *text == '\r' || *text == ' ' ||
+	               *text == '\t'))
+		text++, len--;
+	if (len == 0 || memchr(text, '\0', len)) {
+		fprintf(stderr, "smtpcode: (standard input): %s (expected a code, "
+		        "a reply, text or a message)\n",
+		        len ? "a NUL byte in the text" : "nothing but white space");
+		p->status = EXIT_ERROR;
+		return 0;
+	}
+	if (!(copy = malloc(len + 1))) {
+		fputs("smtpcode: (standard input): out of memory\n", stderr);
+		p->status = EXIT_ERROR;
+		return -1;
+	}
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	p->status = worse(p->status, lookup_one(p->o, copy, len, NULL, &took,
+	                                        false));
+	free(copy);
+	return 0;
+}
+
+static int lookup_stdin(const struct options *o)
+{
+	struct message_buffer b = {NULL, 0};
+	struct pasted p = {o, EXIT_FOUND, false};
+	int r = each_message("-", &b, lookup_pasted, &p);
+	free(b.data);
+	if (r == 0 && !p.any) {
+		fputs("smtpcode: (standard input): empty (expected a code, a "
+		      "reply, text or a message)\n", stderr);
+		return EXIT_ERROR;
+	}
+	return r ? EXIT_ERROR : p.status;
+}
+
 /* Look up each argument; returns the exit status. */
 static int lookup(const struct options *o, int argc, char **argv)
 {
 	int status = EXIT_FOUND;
 	for (int i = 0; i < argc; i++) {
-		struct smtpcode_query q, next;
-		struct smtpcode_result r;
-		struct smtpcode_pattern pat;
-		const struct smtpcode_entry *cat;
-		struct smtpcode_wording words;
-		struct row w;
-		size_t len = strlen(argv[i]);
-		enum smtpcode_error err = smtpcode_parse(argv[i], len, &q);
-
-		if (err && (cat = smtpcode_find_category(argv[i], len))) {
-			row_of_category(&w, cat, argv[i]);
-			emit(o, &w, NULL, argv[i]);
+		bool took;
+		if (strcmp(argv[i], "-") == 0) {
+			status = worse(status, lookup_stdin(o));
 			continue;
 		}
-		if (err && smtpcode_pattern_parse(argv[i], len, &pat) == 0 &&
-		    pat.wild) {
-			if (list(o, &pat, argv[i]) != EXIT_FOUND && !status)
-				status = EXIT_UNKNOWN;
-			continue;
-		}
-		if (err) {
-			complain_arg(argv[i], smtpcode_strerror(err));
-			status = EXIT_ERROR;
-			continue;
-		}
-		/* "452 4.3.1" as two arguments is one reply, as servers write
-		 * it. */
-		if (lone(&q, 0) && i + 1 < argc &&
-		    smtpcode_parse(argv[i + 1], strlen(argv[i + 1]), &next) ==
-		        SMTPCODE_OK &&
-		    lone(&next, 1)) {
-			q.enhanced = true;
-			q.cls = next.cls;
-			q.subject = next.subject;
-			q.detail = next.detail;
-			i++;
-		}
-		smtpcode_resolve(&q, argv[i], strlen(argv[i]), o->provider, &r);
-		words_of(&r, argv[i], len, &words);
-		row_of_result(&w, &r, argv[i], SMTPCODE_REPORT_UNSAID, &words);
-		emit(o, &w, &r, argv[i]);
-		if (!r.known && status == EXIT_FOUND)
-			status = EXIT_UNKNOWN;
+		status = worse(status, lookup_one(o, argv[i], strlen(argv[i]),
+		                                  i + 1 < argc ? argv[i + 1] : NULL,
+		                                  &took, false));
+		i += took;
 	}
 	return status;
+}
+
+/* --stdin: each input line, looked up alone (a line's reply is never
+ * joined to the next line's code), a result each. */
+struct lines {
+	const struct options *o;
+	char *copy; /* the line, NUL-terminated */
+	int status;
+};
+
+static void lookup_line(void *ctx, const char *line, size_t len,
+                        unsigned long lineno)
+{
+	struct lines *l = ctx;
+	bool took;
+	if (len && line[len - 1] == '\r')
+		len--;
+	memcpy(l->copy, line, len);
+	l->copy[len] = '\0';
+	if (memchr(line, '\0', len)) {
+		fprintf(stderr, "smtpcode: (standard input):%lu: a NUL byte in "
+		        "the line (expected text)\n", lineno);
+		emit_missing(l->o, l->copy, "a NUL byte in the line", true);
+		l->status = worse(l->status, EXIT_ERROR);
+		return;
+	}
+	l->status = worse(l->status,
+	                  lookup_one(l->o, l->copy, len, NULL, &took, true));
+}
+
+static int lookup_lines(const struct options *o)
+{
+	struct lines l = {o, malloc(MAX_LINE + 1), EXIT_FOUND};
+	char *buf = malloc(BLOCK_SIZE);
+	if (!l.copy || !buf) {
+		free(l.copy);
+		free(buf);
+		fputs("smtpcode: out of memory\n", stderr);
+		return EXIT_ERROR;
+	}
+	if (each_line("-", buf, lookup_line, &l) != 0)
+		l.status = EXIT_ERROR;
+	free(l.copy);
+	free(buf);
+	return l.status;
 }
 
 /* s[0..n) for an error message, escaped as out_escaped() escapes text
@@ -332,7 +563,8 @@ static const struct option_spec option_specs[] = {
 	{"search", 's', false, 's'},    {"provider", 'p', true, 'p'},
 	{"providers", 0, false, 'P'},   {"annotate", 0, false, 'A'},
 	{"extract", 0, false, 'E'},     {"summary", 0, false, 'S'},
-	{"mail", 0, false, 'M'},        {"color", 0, true, 'C'},
+	{"mail", 0, false, 'M'},        {"stdin", 0, false, 'I'},
+	{"color", 0, true, 'C'},
 	{"colour", 0, true, 'C'},       {"width", 'w', true, 'w'},
 	{"help", 'h', false, 'h'},      {"version", 'V', false, 'V'},
 };
@@ -397,6 +629,7 @@ static int take_flag(struct options *o, char id)
 	case 'E': o->action = ACT_EXTRACT; break;
 	case 'S': o->action = ACT_SUMMARY; break;
 	case 'M': o->action = ACT_MAIL; break;
+	case 'I': o->action = ACT_STDIN; break;
 	case 'h':
 		out_str(usage_text);
 		return finish(EXIT_FOUND);
@@ -575,6 +808,12 @@ int main(int argc, char **argv)
 		status = read_mails(&mo, argc, argv) ? EXIT_ERROR : EXIT_FOUND;
 		break;
 	}
+	case ACT_STDIN:
+		if (argc)
+			return usage_error("--stdin reads standard input, not '%s'",
+			                   escape_arg(argv[0]));
+		status = lookup_lines(&o);
+		break;
 	case ACT_LOOKUP:
 	default:
 		if (argc == 0) {

@@ -415,7 +415,8 @@ void json_origin(const struct origin *o, struct sink *k)
 static bool in_record(enum field_id f)
 {
 	return f != F_INPUT && f != F_BASIC && f != F_MEANING &&
-	       f != F_CAUSES && f != F_FIXES && f != F_RELATED && f != F_SOURCES;
+	       f != F_CAUSES && f != F_FIXES && f != F_RELATED &&
+	       f != F_SOURCES && f != F_VERDICT_FROM && f != F_REASON_PHRASE;
 }
 
 static void json_value(struct sink *k, const struct row *w,

@@ -183,10 +183,75 @@ static bool has_words(const char *s, size_t n)
 	return false;
 }
 
+/* The registered codes whose reason is reason, into buf ("4.2.2, 5.2.2"):
+ * what a server would have sent with the words; "" when none. */
+static const char *codes_of_reason(int reason, char *buf, size_t size)
+{
+	size_t len = 0, n = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < smtpcode_table_size() && n < 6; i++) {
+		const struct smtpcode_entry *e = smtpcode_table_entry(i);
+		const char *code = smtpcode_text(e, SMTPCODE_CODE);
+		if (smtpcode_provider_of(e) || code[0] == 'X' ||
+		    smtpcode_value(e, SMTPCODE_REGISTERED) != 2 ||
+		    smtpcode_value(e, SMTPCODE_REASON) != reason)
+			continue;
+		len += (size_t)format(buf + len, size - len, "%s%s",
+		                      n++ ? ", " : "", code);
+		if (len >= size)
+			break;
+	}
+	return buf;
+}
+
+/* Text without a code: what its wording says, and on what it rests. */
+static void render_no_code(const struct row *w, const char *input)
+{
+	const struct smtpcode_result *r = w->r;
+	const struct smtpcode_match *m = &r->match;
+	int reason = w->verdict.value[SMTPCODE_REASON];
+	char line[512], codes[128];
+
+	if (m->entry)
+		out_printf("no code in the text; by its wording: %s's entry for "
+		           "%s\n", text(smtpcode_provider_of(m->entry),
+		                        SMTPCODE_CODE), w->code);
+	else
+		out_printf("no code in the text; by its wording: %s\n",
+		           smtpcode_value_name(SMTPCODE_REASON, reason));
+	out_para_untrusted("  Text       ", LABEL_WIDTH, input, strlen(input));
+	if (m->entry) {
+		header_rule(w);
+		answer(w);
+		return;
+	}
+	format(line, sizeof line, "%s (%s)",
+	       smtpcode_value_name(SMTPCODE_REASON, reason),
+	       smtpcode_value_label(SMTPCODE_REASON, reason));
+	text_line("Reason", line);
+	format(line, sizeof line, "the words \"%s\"", w->wording.phrase);
+	text_line("Reason by", line);
+	if (m->provider) {
+		format(line, sizeof line, "%s (recognised by \"%s\")",
+		       text(m->provider, SMTPCODE_NAME), m->marker);
+		text_line("Provider", line);
+	}
+	text_line("Severity", "unknown: without a code the words do not say "
+	          "whether the failure is temporary or permanent, nor whether "
+	          "to drop the address; the reply's code or the bounce's "
+	          "Status: field decides");
+	if (*codes_of_reason(reason, codes, sizeof codes))
+		text_line("Codes", codes);
+}
+
 void render_text(const struct row *w, const char *input)
 {
 	const struct smtpcode_query *q = &w->r->query;
 
+	if (w->verdict_from && strcmp(w->verdict_from, "code") != 0) {
+		render_no_code(w, input);
+		return;
+	}
 	if (has_header(w->r)) {
 		header_top(w);
 		if (q->text_len && has_words(input + q->text_off, q->text_len))

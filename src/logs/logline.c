@@ -185,6 +185,47 @@ bool smtpcode_find_code(const char *s, size_t len, struct smtpcode_query *q,
 	return s && find_code_from(s, s, s + len, q, at);
 }
 
+/*
+ * A basic code alone, for pasted text (smtpcode_find_pasted()): 4xx or
+ * 5xx, standing where a reply starts.  That is the start of a line (after
+ * blanks and '>' quoting), after a colon and blanks ("said: 550 ...",
+ * "RCPT TO:<x@y>: 550 ..."), or right after a quote or '#' ("returned
+ * '554 ...'", "#550"); it ends at the text's end, a blank or a '-' that
+ * a letter follows ("550-Mailbox").  So numbers in prose ("3 of 550
+ * messages"), ports ("host:550"), times and sizes are not taken.
+ */
+static bool basic_reply_at(const char *s, const char *c, const char *end)
+{
+	const char *p = c;
+	if (end - c < 3 || (c[0] != '4' && c[0] != '5') || !is_digit(c[1]) ||
+	    !is_digit(c[2]))
+		return false;
+	if (c + 3 < end && c[3] != ' ' && c[3] != '\t' &&
+	    !(c[3] == '-' && c + 4 < end && is_alpha(c[4])))
+		return false;
+	while (p > s && (p[-1] == ' ' || p[-1] == '\t' || p[-1] == '>'))
+		p--;
+	if (p == s || p[-1] == '\n' || p[-1] == '\r')
+		return true;
+	if (p < c && p[-1] == ':')
+		return true;
+	return p == c && (c[-1] == '\'' || c[-1] == '"' || c[-1] == '#');
+}
+
+bool smtpcode_find_pasted(const char *s, size_t len, struct smtpcode_query *q,
+                          struct smtpcode_text *at)
+{
+	const char *end = s + len;
+	if (smtpcode_find_code(s, len, q, at) || !s)
+		return s != NULL;
+	for (const char *c = s; c < end; c++)
+		if ((*c == '4' || *c == '5') && basic_reply_at(s, c, end) &&
+		    take_code(c, c + 3, end, q, at))
+			return true;
+	memset(q, 0, sizeof *q);
+	return false;
+}
+
 /* ---- Replies ---- */
 
 /*

@@ -883,3 +883,58 @@ int smtpcode_mail_parse(const char *msg, size_t len, char *work,
 	m->kind = classify(&ps);
 	return ps.work.overflow ? -1 : 0;
 }
+
+/* Whether p starts with the lower-case ASCII lit, ignoring case. */
+static bool starts_folded(const char *p, size_t n, const char *lit)
+{
+	size_t m = strlen(lit);
+	if (n <= m)
+		return false;
+	for (size_t i = 0; i < m; i++)
+		if ((p[i] >= 'A' && p[i] <= 'Z' ? p[i] | 0x20 : p[i]) != lit[i])
+			return false;
+	return true;
+}
+
+/* Whether [p, end) starts with a header field's name and its colon. */
+static bool field_line(const char *p, const char *end)
+{
+	const char *name = p;
+	while (p < end && *p > ' ' && *p < 0x7f && *p != ':')
+		p++;
+	return p > name && p < end && *p == ':';
+}
+
+bool smtpcode_is_message(const char *s, size_t len)
+{
+	static const char *const fields[] = {
+	    "from:", "received:", "return-path:", "message-id:", "date:",
+	    "subject:", "mime-version:", "delivered-to:"};
+	const char *p = s, *end = s + len;
+
+	if (!s || len < 5)
+		return false;
+	if (memcmp(s, "From ", 5) == 0)
+		return true;
+	/* The header block, up to its blank line: every line a field or
+	 * the continuation of one, and at least one field that only a
+	 * message's header holds (a pasted DSN part has none). */
+	for (bool seen = false; p < end;) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		size_t n = eol ? (size_t)(eol - p) : (size_t)(end - p);
+		if (n == 0 || (n == 1 && *p == '\r'))
+			return seen;
+		if (*p != ' ' && *p != '\t') {
+			if (!field_line(p, p + n))
+				return false;
+			for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
+				seen |= starts_folded(p, n, fields[i]);
+		} else if (p == s) {
+			return false;
+		}
+		if (!eol)
+			return seen;
+		p = eol + 1;
+	}
+	return false;
+}

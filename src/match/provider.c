@@ -274,6 +274,78 @@ void table_match(const struct smtpcode_query *q, const char *input,
 		pick(q, &r, NULL, m);
 }
 
+/* Provider p's entry (by ordinal) that the longest of its phrases found in
+ * t picks, whatever its code; NULL when none is found.  *phrase is the
+ * phrase.  A provider's entries are its groups' runs (table.h), and the
+ * phrases of a run are a run too. */
+static const struct smtpcode_entry *any_code_pick(unsigned p,
+                                                  struct phrase_text *t,
+                                                  const char **phrase)
+{
+	const struct smtpcode_entry *best = NULL;
+	size_t best_len = 0;
+	for (size_t g = table_provider_groups[p - 1]; g < table_provider_groups[p];
+	     g++) {
+		const struct smtpcode_entry *run = &table_entries[table_groups[g].first];
+		size_t n = table_groups[g].count;
+		const struct table_phrase *ph = &table_phrases[run->first[SMTPCODE_MATCHES]];
+		const struct table_phrase *end = &table_phrases[
+		    run[n - 1].first[SMTPCODE_MATCHES] +
+		    run[n - 1].count[SMTPCODE_MATCHES]];
+		for (; ph < end; ph++)
+			if (ph->len > best_len && ph->len <= t->len &&
+			    phrase_in(t, table_pool + ph->folded, ph->len, ph->rare)) {
+				best_len = ph->len;
+				best = &table_entries[ph->entry];
+				*phrase = table_pool + table_items[ph - table_phrases].text;
+			}
+	}
+	return best;
+}
+
+bool smtpcode_resolve_words(const char *input, size_t len,
+                            const struct smtpcode_entry *provider,
+                            struct smtpcode_result *r)
+{
+	struct phrase_text t;
+	struct hits hits;
+
+	memset(r, 0, sizeof *r);
+	hits.n = 0;
+	if (provider && ordinal(provider)) {
+		hits.hit[0].provider = ordinal(provider);
+		hits.hit[0].marker = NULL;
+		hits.n = 1;
+	} else if (!provider && input) {
+		recognise(input, len, &hits);
+	}
+	phrase_text_init(&t, input, len);
+	for (size_t i = 0; i < hits.n; i++) {
+		const char *phrase = NULL;
+		const struct smtpcode_entry *e =
+		    any_code_pick(hits.hit[i].provider, &t, &phrase);
+		if (!e)
+			continue;
+		smtpcode_resolve_entry(e, r);
+		r->match.how = SMTPCODE_MATCH_PHRASE;
+		r->match.given = provider != NULL;
+		r->match.marker = hits.hit[i].marker;
+		r->match.phrase = phrase;
+		r->query.text_off = 0;
+		r->query.text_len = len;
+		return true;
+	}
+	/* No entry, but the provider is known: the caller says so. */
+	if (hits.n) {
+		r->match.provider =
+		    &table_entries[table_provider_first + hits.hit[0].provider - 1];
+		r->match.marker = hits.hit[0].marker;
+		r->match.given = provider != NULL;
+	}
+	r->query.text_len = len;
+	return false;
+}
+
 /* Whether some marker or phrase holds a then b, in a row (folded). */
 static inline bool edge_pair(unsigned char a, unsigned char b)
 {
