@@ -571,7 +571,8 @@ static const struct cli_case cases[] = {
 
 	/* Options. */
 	{{"--help"}, 0,
-	 {"usage: smtpcode [OPTIONS] CODE|REPLY...\n", "Exit status: 0"},
+	 {"usage: smtpcode [OPTIONS] CODE|REPLY|TEXT...   ('-': text or a "
+	  "message on stdin)\n", "Exit status: 0"},
 	 NULL, {NULL}},
 	{{"-h"}, 0, {"usage: smtpcode"}, NULL, {NULL}},
 	{{"--version"}, 0, {"smtpcode 0.1.0 (data of "}, NULL, {NULL}},

@@ -216,10 +216,23 @@ static int lone(const struct smtpcode_query *q, int enhanced)
 
 static const char *escape_text(const char *s, size_t n);
 
-/* Whether s holds a blank: several words, text rather than a code. */
-static bool has_blank(const char *s, size_t len)
+static bool blank(char c)
 {
-	return memchr(s, ' ', len) || memchr(s, '\t', len) || memchr(s, '\n', len);
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Whether s holds several words, blanks between them: text rather than a
+ * code ("4.3\n" and " " are a malformed code and an empty one). */
+static bool several_words(const char *s, size_t len)
+{
+	while (len && blank(s[len - 1]))
+		len--;
+	while (len && blank(*s))
+		s++, len--;
+	for (size_t i = 0; i < len; i++)
+		if (blank(s[i]))
+			return true;
+	return false;
 }
 
 /*
@@ -331,7 +344,7 @@ static int lookup_one(const struct options *o, const char *arg, size_t len,
 		emit_missing(o, arg, "no code matches the pattern", lined);
 		return EXIT_UNKNOWN;
 	}
-	if (err && has_blank(arg, len))
+	if (err && several_words(arg, len))
 		return lookup_text(o, arg, len, lined);
 	if (err) {
 		if (lined) {
