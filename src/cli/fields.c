@@ -194,8 +194,9 @@ static struct value verdict_value(const struct row *w, enum smtpcode_field f)
 static struct value yes_no(const struct row *w, enum smtpcode_field f)
 {
 	struct value v = verdict_value(w, f);
-	/* Text without a code: its words give a reason, never a verdict. */
-	if (w->r && !w->code[0])
+	/* A lookup of text without a code: its words give a reason, never a
+	 * verdict. */
+	if (w->r && !w->code[0] && w->verdict_from)
 		return of_type(V_UNKNOWN, SMTPCODE_CAUSES);
 	if (v.type == V_STRING && strcmp(v.s, "unknown") == 0)
 		v.type = V_UNKNOWN;

@@ -185,26 +185,30 @@ static void make_entry(const struct record *r, struct smtpcode_entry *e)
 }
 
 /* A group lists its members, standard codes first, then providers'
- * entries as "gmail 4.2.2": in one place, so showing them touches a few
- * pages rather than every member's entry. */
+ * entries as "gmail 4.2.2", by the providers' priority (the big mailbox
+ * providers first, as a reader meets them most): in one place, so showing
+ * them touches a few pages rather than every member's entry. */
 static void list_members(struct smtpcode_entry *entries)
 {
+	unsigned last = 0;
+	for (size_t i = 0; i < nrecords; i++)
+		if (entries[i].provider > last)
+			last = entries[i].provider;
 	for (size_t g = 0; g < nrecords; g++) {
 		size_t start = nitems;
 		if (records[g].kind != R_GROUP_DEF)
 			continue;
-		for (int providers = 0; providers < 2; providers++)
+		for (unsigned po = 0; po <= last; po++) /* 0: standard codes */
 			for (size_t i = 0; i < nrecords; i++) {
 				char label[64];
 				if (records[i].kind == R_GROUP_DEF ||
-				    !entries[i].provider != !providers ||
+				    entries[i].provider != po ||
 				    entries[i].text[SMTPCODE_GROUP] !=
 				        entries[g].text[SMTPCODE_GROUP])
 					continue;
 				snprintf(label, sizeof label, "%s%s%s",
-				         providers ? get(&records[i], "provider")->value
-				                   : "", providers ? " " : "",
-				         records[i].codetext);
+				         po ? get(&records[i], "provider")->value : "",
+				         po ? " " : "", records[i].codetext);
 				add_item(label, "");
 			}
 		if (nitems - start > UINT8_MAX) {
