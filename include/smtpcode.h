@@ -418,10 +418,27 @@ enum smtpcode_error smtpcode_pattern_parse(const char *s, size_t len,
 bool smtpcode_pattern_match(const struct smtpcode_pattern *p,
                             const struct smtpcode_entry *e);
 
-/* Whether every one of words[0..n) occurs, ignoring ASCII case, in e's
- * name, meaning or (for a provider's entry) its phrases. */
+/*
+ * Word search over e's name, meaning and (for a provider's entry) its
+ * phrases, ignoring ASCII case.  words[0..n) are read as blank-separated
+ * words, whichever string holds them ("mailbox full" as one string or
+ * two).  Each word must occur, as typed (inside a longer word too), or as
+ * a synonym of it (data/search/: "blacklisted" also finds "blocklist", as
+ * whole words); words that together are a synonym ("over quota") may also
+ * occur as that synonym's others ("mailbox full").
+ */
 bool smtpcode_search_match(const struct smtpcode_entry *e,
                            const char *const *words, size_t n);
+
+/* How well e answers that search: 0 not at all (smtpcode_search_match()
+ * is false); else 1 to SMTPCODE_SEARCH_RANKS, best first: 1 the words
+ * occur as a phrase, in order, in one text, in a standard entry; 2 so in
+ * a provider's entry; 3 apart, in a standard entry; 4 apart, in a
+ * provider's.  Search results read best in that order, each rank in table
+ * order. */
+#define SMTPCODE_SEARCH_RANKS 4
+unsigned smtpcode_search_rank(const struct smtpcode_entry *e,
+                              const char *const *words, size_t n);
 
 /* ---- Mail logs ---- */
 

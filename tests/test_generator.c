@@ -334,6 +334,26 @@ static const struct mutation mutations[] = {
 	{"scope: mailbox\n", "scope: mailbox\nreason-from: code\n",
 	 "9: reason-from takes 'words'"},
 	{"scope: mailbox\n", "scope: mailbox\nreason-from: words\n", ""},
+
+	/* search synonyms (data/search/, tools/gentable/synonyms.c), from
+	 * line 111 of good.txt */
+	{"phrase: denylist\n", "phrase: deny  list\n",
+	 "114: a synonym is 2 to 40 characters of ASCII words separated by "
+	 "single spaces"},
+	{"phrase: denylist\n", "phrase: x\n", "114: a synonym is 2 to 40"},
+	{"phrase: denylist\n", "phrase: deny list \n", "114: a synonym is 2 to 40"},
+	{"phrase: denylist\n", "phrase: d\xc3\xa9ny\n", "114: a synonym is 2 to 40"},
+	{"phrase: quota exceeded\n", "phrase: Blocklist\n",
+	 "118: synonym 'Blocklist' is already in synonyms blocklist ("},
+	{"phrase: quota exceeded\n", "",
+	 "116: synonyms mailbox-full needs at least two 'phrase:' lines"},
+	{"phrase: quota exceeded\n", "phrase: quota exceeded\nscope: mailbox\n",
+	 "119: 'scope' does not belong in a record for mailbox-full"},
+	{"synonyms: mailbox-full\n", "synonyms: blocklist\n",
+	 "116: duplicate synonyms blocklist (first at "},
+	{"synonyms: mailbox-full\n", "synonyms: Mailbox\n",
+	 "116: 'Mailbox' is not a valid synonyms id"},
+	{"phrase: quota exceeded\n", "phrase: quota exceeded\nnote: a remark\n", ""},
 };
 
 /* The file at path, which the test cannot do without. */

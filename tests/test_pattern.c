@@ -1,4 +1,5 @@
-/* Patterns of codes and word search (src/core/pattern.c). */
+/* Patterns of codes (src/core/pattern.c) and word search
+ * (src/core/search.c). */
 #include <stdarg.h>
 #include <setjmp.h>
 #include <stddef.h>
@@ -79,12 +80,52 @@ static void test_search(void **state)
 	assert_false(smtpcode_search_match(smtpcode_find_class(4), words, 0));
 }
 
+/* A provider's entry named name (the first in table order). */
+static const struct smtpcode_entry *provider_entry(const char *name)
+{
+	for (size_t i = 0; i < smtpcode_table_size(); i++) {
+		const struct smtpcode_entry *e = smtpcode_table_entry(i);
+		if (smtpcode_provider_of(e) &&
+		    strcmp(smtpcode_text(e, SMTPCODE_NAME), name) == 0)
+			return e;
+	}
+	fail_msg("no provider's entry is named '%s'", name);
+	return NULL;
+}
+
+/* Ranks: the words as a phrase before the words apart, a standard entry
+ * before a provider's; one string of words searches as the words apart
+ * do; a synonym finds its list's other phrases. */
+static void test_search_rank(void **state)
+{
+	const char *two[] = {"mailbox", "full"}, *one[] = {" Mailbox\tfull "};
+	const char *apart[] = {"full", "mailbox"}, *quota[] = {"over quota"};
+	const char *listed[] = {"blacklisted"}, *slow[] = {"throttled"};
+	const struct smtpcode_entry *full = smtpcode_find_enhanced(5, 2, 2);
+	(void)state;
+	assert_int_equal(smtpcode_search_rank(full, two, 2), 1);
+	assert_int_equal(smtpcode_search_rank(full, one, 1), 1);
+	assert_int_equal(smtpcode_search_rank(full, apart, 2), 3);
+	assert_int_equal(smtpcode_search_rank(full, quota, 1), 1);
+	assert_int_equal(smtpcode_search_rank(provider_entry("Mailbox full"),
+	                                      two, 2), 2);
+	assert_int_equal(smtpcode_search_rank(smtpcode_find_class(4), two, 0), 0);
+	assert_true(smtpcode_search_match(
+	    provider_entry("Sender IP address on a DNS blocklist"), listed, 1));
+	assert_true(smtpcode_search_match(
+	    provider_entry("Rate limit reached at GMX or WEB.DE"), slow, 1));
+	/* Whole words only: "listed" is a synonym, "unlisted" holds none. */
+	assert_false(smtpcode_search_match(
+	    smtpcode_find_enhanced(5, 3, 1), listed, 1));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_parse),
 	    cmocka_unit_test(test_match),
 	    cmocka_unit_test(test_search),
+	    cmocka_unit_test(test_search_rank),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

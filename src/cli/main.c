@@ -193,18 +193,41 @@ static int list(const struct options *o, const struct smtpcode_pattern *pat,
 	return n ? EXIT_FOUND : EXIT_UNKNOWN;
 }
 
+/* The entries that hold the words, best rank first (the phrase in a
+ * standard entry), each rank in table order: each entry's rank taken
+ * once, then shown rank by rank. */
 static int search(const struct options *o, char **words, int n)
 {
-	size_t found = 0;
-	for (size_t i = 0; i < smtpcode_table_size(); i++) {
-		const struct smtpcode_entry *e = smtpcode_table_entry(i);
-		if (shown(o, e, true) &&
-		    smtpcode_search_match(e, (const char *const *)words, (size_t)n)) {
-			emit_entry(o, e, NULL);
-			found++;
-		}
+	const char *const *w = (const char *const *)words;
+	size_t found = 0, size = smtpcode_table_size();
+	unsigned char *rank = malloc(size ? size : 1);
+
+	if (!rank) {
+		fputs("smtpcode: out of memory\n", stderr);
+		return EXIT_ERROR;
 	}
+	for (size_t i = 0; i < size; i++) {
+		const struct smtpcode_entry *e = smtpcode_table_entry(i);
+		rank[i] = shown(o, e, true)
+		        ? (unsigned char)smtpcode_search_rank(e, w, (size_t)n) : 0;
+	}
+	for (unsigned r = 1; r <= SMTPCODE_SEARCH_RANKS; r++)
+		for (size_t i = 0; i < size; i++)
+			if (rank[i] == r) {
+				emit_entry(o, smtpcode_table_entry(i), NULL);
+				found++;
+			}
+	free(rank);
 	return found ? EXIT_FOUND : EXIT_UNKNOWN;
+}
+
+/* Whether the arguments hold a word: blanks alone would match anything. */
+static bool has_words(char **argv, int argc)
+{
+	for (int i = 0; i < argc; i++)
+		if (argv[i][strspn(argv[i], " \t\n\r")])
+			return true;
+	return false;
 }
 
 /* A lone code, without reply text: a candidate half of "452 4.3.1". */
@@ -800,7 +823,7 @@ int main(int argc, char **argv)
 		break;
 	}
 	case ACT_SEARCH:
-		if (argc == 0)
+		if (!has_words(argv, argc))
 			return usage_error("%s", "--search needs words to look for");
 		status = search(&o, argv, argc);
 		break;

@@ -1,10 +1,9 @@
 /*
- * Patterns of codes for listing ("5.7.*", "X.2.X", "4xx") and word search
- * over entries.  Bounded by len, ASCII only, no allocation.
+ * Patterns of codes for listing ("5.7.*", "X.2.X", "4xx").  Bounded by
+ * len, ASCII only, no allocation.  Word search is search.c's.
  */
 #include <string.h>
 
-#include "scan.h"
 #include "table.h"
 
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -125,39 +124,4 @@ bool smtpcode_pattern_match(const struct smtpcode_pattern *p,
 	       (p->part[0] < 0 || (unsigned)p->part[0] == q.cls) &&
 	       part_matches(p->part[1], q.subject) &&
 	       part_matches(p->part[2], q.detail);
-}
-
-static bool has_word(const char *text, const char *word)
-{
-	size_t m = strlen(word);
-	if (m == 0)
-		return true;
-	for (; *text; text++) {
-		size_t k = 0;
-		while (k < m && text[k] &&
-		       scan_fold((unsigned char)text[k]) == scan_fold((unsigned char)word[k]))
-			k++;
-		if (k == m)
-			return true;
-	}
-	return false;
-}
-
-bool smtpcode_search_match(const struct smtpcode_entry *e,
-                           const char *const *words, size_t n)
-{
-	enum smtpcode_kind kind = smtpcode_kind(e);
-	if (kind != SMTPCODE_KIND_BASIC && kind != SMTPCODE_KIND_ENHANCED)
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		bool found = has_word(smtpcode_text(e, SMTPCODE_NAME), words[i]) ||
-		             has_word(smtpcode_text(e, SMTPCODE_MEANING), words[i]);
-		for (size_t k = 0; !found && e->provider &&
-		                   k < smtpcode_count(e, SMTPCODE_MATCHES); k++)
-			found = has_word(smtpcode_item(e, SMTPCODE_MATCHES, k).text,
-			                 words[i]);
-		if (!found)
-			return false;
-	}
-	return true;
 }

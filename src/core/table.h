@@ -174,6 +174,15 @@ extern const uint16_t table_wording_first[TABLE_WORDING_BUCKETS + 1];
 /* table_wording_byte() of every byte: the matcher reads a byte a step. */
 extern const unsigned char table_wording_fold[256];
 
+/*
+ * The search's synonyms (data/search/, the generator's synonyms.c), in
+ * ASCII lower case: each list's phrases ("blacklisted\0blocklist\0"),
+ * each ended by a NUL and the list by one more, the lists ended by an
+ * empty one.  A phrase's words are separated by single spaces.  Read by
+ * src/core/search.c only: a lookup never touches them.
+ */
+extern const char table_synonyms[];
+
 /* The most layouts data/bounces may define: the text bounce reader keeps
  * what it found of each on its stack (textbounce.c). */
 #define TABLE_LAYOUTS_MAX 64

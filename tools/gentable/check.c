@@ -158,7 +158,7 @@ static void classify_definition(struct record *r, enum record_kind kind,
 
 static void classify(struct record *r)
 {
-	static unsigned ngroups, ncorpora, ndialects, nwordings;
+	static unsigned ngroups, ncorpora, ndialects, nwordings, nsynonyms;
 	struct field *f = &r->fields[0];
 	const char *s = f->value;
 
@@ -185,6 +185,10 @@ static void classify(struct record *r)
 	}
 	if (strcmp(f->def->name, "reason-words") == 0) {
 		classify_definition(r, R_WORDS, ++nwordings);
+		return;
+	}
+	if (strcmp(f->def->name, "synonyms") == 0) {
+		classify_definition(r, R_SYNONYMS, ++nsynonyms);
 		return;
 	}
 	if (parse_category(r, s) == 0) {
@@ -253,7 +257,7 @@ static int named(enum record_kind kind)
 {
 	return kind == R_PROVIDER_DEF || kind == R_GROUP_DEF ||
 	       kind == R_CORPUS || kind == R_LAYOUT || kind == R_PHRASES ||
-	       kind == R_DIALECT || kind == R_WORDS;
+	       kind == R_DIALECT || kind == R_WORDS || kind == R_SYNONYMS;
 }
 
 static struct record *find_definition(enum record_kind kind, const char *id)
@@ -294,9 +298,13 @@ static int allowed(enum record_kind kind, const struct keydef *def)
 	    "source", "note", NULL};
 	static const char *const wording[] = {"reason-words", "priority",
 	                                      "phrase", "note", NULL};
+	static const char *const synonyms[] = {"synonyms", "phrase", "note",
+	                                       NULL};
 	const char *k = def->name;
 	if (kind == R_WORDS)
 		return one_of(k, wording);
+	if (kind == R_SYNONYMS)
+		return one_of(k, synonyms);
 	if (layout_only(k) && kind != R_LAYOUT && kind != R_PHRASES)
 		return 0;
 	if (def->index == DIALECT_KEY && kind != R_DIALECT)
@@ -327,6 +335,7 @@ static int allowed(enum record_kind kind, const struct keydef *def)
 	case R_DIALECT:
 		return one_of(k, dialect);
 	case R_WORDS:
+	case R_SYNONYMS:
 		break; /* above */
 	}
 	return 0;
@@ -634,6 +643,9 @@ static void check_record(const struct record *r)
 	case R_WORDS:
 		check_wording(r);
 		return;
+	case R_SYNONYMS:
+		check_synonyms(r);
+		return;
 	case R_TOPIC:
 		require(r, "name", 1);
 		require(r, "registered", 1);
@@ -842,7 +854,8 @@ static void link_record(struct record *r)
 		     : r->kind == R_LAYOUT ? "layout"
 		     : r->kind == R_PHRASES ? "phrase list"
 		     : r->kind == R_DIALECT ? "dialect"
-		     : r->kind == R_WORDS ? "reason-words" : "code",
+		     : r->kind == R_WORDS ? "reason-words"
+		     : r->kind == R_SYNONYMS ? "synonyms" : "code",
 		     r->codetext, first->file, first->line);
 		return;
 	}
@@ -954,6 +967,7 @@ void check_all(void)
 			check_provider_entries(r);
 	}
 	check_wordings();
+	check_synonym_lists();
 	for (size_t i = 0; i < nrecords; i++)
 		if (records[i].kind == R_TOPIC && !records[i].has_variant)
 			fail(records[i].file, records[i].line, "%s has no class "

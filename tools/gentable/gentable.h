@@ -52,7 +52,8 @@ enum record_kind {
 	R_LAYOUT,       /* layout: postfix (layouts.c) */
 	R_PHRASES,      /* phrases: autoreply-subject (layouts.c) */
 	R_DIALECT,      /* dialect: courier; written by dialects.c */
-	R_WORDS         /* reason-words: mailboxfull; wordings.c */
+	R_WORDS,        /* reason-words: mailboxfull; wordings.c */
+	R_SYNONYMS      /* synonyms: blocklist; synonyms.c */
 };
 
 struct record {
@@ -142,5 +143,12 @@ void check_wordings(void); /* across records, after each's own checks */
 /* Before write_table() drops them; then their table, into table.c. */
 void keep_wordings(void);
 void write_wordings(FILE *out);
+
+/* synonyms.c: search synonyms (data/search/) */
+void check_synonyms(const struct record *r);
+void check_synonym_lists(void); /* across records, after each's own */
+/* Before write_table() drops them; then their table, into table.c. */
+void keep_synonyms(void);
+void write_synonyms(FILE *out);
 
 #endif

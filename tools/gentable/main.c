@@ -70,6 +70,8 @@ const struct keydef keydefs[] = {
 	{"dialect", SCALAR_TEXT, DIALECT_KEY, 0},
 	/* Reason wordings: wordings.c reads and writes them. */
 	{"reason-words", SCALAR_TEXT, NOT_WRITTEN, 0},
+	/* Search synonyms: synonyms.c reads and writes them. */
+	{"synonyms", SCALAR_TEXT, NOT_WRITTEN, 0},
 	{"engine", SCALAR_TEXT, DIALECT_KEY, 0},
 	{"separator", SCALAR_TEXT, DIALECT_KEY, 0},
 	{"recipient", SCALAR_TEXT, DIALECT_KEY, 0},

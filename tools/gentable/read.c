@@ -157,10 +157,12 @@ void read_stream(FILE *fp, const char *file)
 			if (strcmp(def->name, "code") && strcmp(def->name, "provider") &&
 			    strcmp(def->name, "group") && strcmp(def->name, "corpus") &&
 			    !layout_record(def->name) && strcmp(def->name, "dialect") &&
-			    strcmp(def->name, "reason-words")) {
+			    strcmp(def->name, "reason-words") &&
+			    strcmp(def->name, "synonyms")) {
 				fail(file, line, "a record must start with 'code:', "
 				     "'provider:', 'group:', 'corpus:', 'layout:', "
-				     "'phrases:', 'dialect:' or 'reason-words:'");
+				     "'phrases:', 'dialect:', 'reason-words:' or "
+				     "'synonyms:'");
 				continue;
 			}
 			r = new_record(file, line);
