@@ -383,6 +383,14 @@ struct smtpcode_wording {
 bool smtpcode_wording(const char *text, size_t len,
                       struct smtpcode_wording *w);
 
+/* Whether phrase (up to 127 bytes) is in text[0..len) as
+ * smtpcode_wording() finds the phrases of data/reasons/: ASCII case
+ * aside, a space matching any run of blanks, nothing of what <...>
+ * encloses; *at is where it starts.  For phrases that are not in the
+ * table (a site's rules, read at run time). */
+bool smtpcode_wording_has(const char *text, size_t len, const char *phrase,
+                          size_t *at);
+
 /* Whether the verdict of r (smtpcode_verdict()) leaves its reason to the
  * reply's words: the entry it comes from says so (data: "reason-from:
  * words"), or there is none; not a provider's entry that its own phrases

@@ -865,6 +865,38 @@ static void test_workers(void **state)
 	test_free(r);
 }
 
+/* SMTPCODE_RULES names the rules file when --rules does not; empty, it is
+ * unset; a bad file there is refused as --rules refuses it. */
+static void test_rules_env(void **state)
+{
+	char *argv[] = {SMTPCODE_BIN, "--json", "550 sorry, mailbox is full",
+	                NULL, NULL, NULL};
+	struct run *r = test_malloc(sizeof *r);
+	(void)state;
+	setenv("SMTPCODE_RULES", RULES_DIR "/good.txt", 1);
+	run(r, argv, NULL, NULL);
+	assert_int_equal(r->status, 0);
+	assert_non_null(strstr(r->out, "\"reason\":\"suspend\""));
+	setenv("SMTPCODE_RULES", "", 1);
+	run(r, argv, NULL, NULL);
+	assert_int_equal(r->status, 0);
+	assert_non_null(strstr(r->out, "\"reason\":\"mailboxfull\""));
+	setenv("SMTPCODE_RULES", RULES_DIR "/bad.txt", 1);
+	run(r, argv, NULL, NULL);
+	assert_int_equal(r->status, 2);
+	assert_string_equal(r->out, "");
+	assert_non_null(strstr(r->err, "bad.txt:1: 'nosuchreason' is not a "
+	                               "reason"));
+	/* --rules comes first. */
+	argv[3] = "--rules";
+	argv[4] = RULES_DIR "/good.txt";
+	run(r, argv, NULL, NULL);
+	assert_int_equal(r->status, 0);
+	assert_non_null(strstr(r->out, "\"reason\":\"suspend\""));
+	unsetenv("SMTPCODE_RULES");
+	test_free(r);
+}
+
 /*
  * The record schema (src/cli/record_fields.def) is what every writer of a
  * record writes: JSON's first members are its keys, in its order, null
@@ -1060,9 +1092,10 @@ int main(void)
 	    cmocka_unit_test(test_write_error),
 	    cmocka_unit_test(test_color_auto),
 	    cmocka_unit_test(test_workers),
+	    cmocka_unit_test(test_rules_env),
 	    cmocka_unit_test(test_record_schema),
 	};
-	static struct CMUnitTest tests[NCASES + 8];
+	static struct CMUnitTest tests[NCASES + sizeof fixed / sizeof *fixed];
 	static char names[NCASES][64];
 	size_t n = 0;
 

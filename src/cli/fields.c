@@ -8,6 +8,7 @@
 
 #include "format.h"
 #include "fields.h"
+#include "rules.h"
 
 static const char *const names[NFIELDS] = {
 	"input", "code", "kind", "known", "registered", "severity", "final",
@@ -87,12 +88,17 @@ static void verdict_warnings(struct row *w, const struct smtpcode_result *r)
 		       "still queued although %s reports an expiry", w->code);
 }
 
+bool wording_of(const char *text, size_t len, struct smtpcode_wording *w)
+{
+	return rules_wording(text, len, w) || smtpcode_wording(text, len, w);
+}
+
 void words_of(const struct smtpcode_result *r, const char *text, size_t len,
               struct smtpcode_wording *w)
 {
 	memset(w, 0, sizeof *w);
 	if (len && smtpcode_reason_from_words(r))
-		smtpcode_wording(text, len, w);
+		wording_of(text, len, w);
 }
 
 void row_verdict(struct row *w, const struct smtpcode_result *r,
@@ -120,7 +126,11 @@ void row_of_result(struct row *w, const struct smtpcode_result *r,
 	unsigned basic = r->query.basic;
 
 	row_verdict(w, r, input, report, words);
-	if (w->wording.phrase)
+	if (w->wording.phrase && rules_origin(w->wording.phrase))
+		warn(w, "the reason comes from your rule %s: \"%s\" means %s",
+		     rules_origin(w->wording.phrase), w->wording.phrase,
+		     smtpcode_value_name(SMTPCODE_REASON, w->wording.reason));
+	else if (w->wording.phrase)
 		warn(w, "the reason comes from the reply's words: \"%s\" means "
 		     "%s (%s leaves the reason to the words)", w->wording.phrase,
 		     smtpcode_value_name(SMTPCODE_REASON, w->wording.reason),

@@ -53,6 +53,9 @@ struct value {
 	enum smtpcode_list list; /* V_LIST: items' keys (basic) or texts */
 };
 
+/* The reason text[0..len)'s words give: a site's rules (rules.h) first,
+ * then the built-in phrases (smtpcode_wording()). */
+bool wording_of(const char *text, size_t len, struct smtpcode_wording *w);
 /* What text[0..len) (a reply) says of r's reason when r leaves it to the
  * words (smtpcode_reason_from_words()): w->reason 0 when nothing. */
 void words_of(const struct smtpcode_result *r, const char *text, size_t len,

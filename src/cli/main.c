@@ -19,6 +19,7 @@
 #include "mails.h"
 #include "output.h"
 #include "render.h"
+#include "rules.h"
 
 enum exit_status { EXIT_FOUND = 0, EXIT_UNKNOWN = 1, EXIT_ERROR = 2 };
 
@@ -33,6 +34,7 @@ struct options {
 	enum field_id field;
 	const struct smtpcode_entry *provider; /* --provider NAME */
 	bool all_providers;                    /* --provider all */
+	const char *rules;                     /* --rules FILE */
 };
 
 /* The help is also the source of the man page's synopsis and options: a
@@ -59,6 +61,8 @@ static const char usage_text[] =
     "      --color=WHEN      auto (on a terminal, unless NO_COLOR is set),\n"
     "                        always or never\n"
     "  -w, --width COLUMNS   wrap text at COLUMNS, 0 for never\n"
+    "      --rules FILE      a site's rules in the format of data/ (phrases\n"
+    "                        that give a reason, providers' markers)\n"
     "  -h, --help            show this help and exit\n"
     "  -V, --version         show the version and the date of the data\n"
     "\n"
@@ -289,6 +293,27 @@ static void emit_missing(const struct options *o, const char *input,
 	emit(o, &w, &r, input);
 }
 
+/* The provider text[0..len) is read as: --provider's, else the one whose
+ * marker a site's rule adds (rules.h) and the text holds, into *marker;
+ * else NULL, for the text's own markers to say. */
+static const struct smtpcode_entry *provider_for(const struct options *o,
+                                                 const char *text, size_t len,
+                                                 const char **marker)
+{
+	*marker = NULL;
+	return o->provider ? o->provider : rules_provider(text, len, marker);
+}
+
+/* A rule's marker recognised the provider: the match says so, as for a
+ * marker of the table's. */
+static void by_rule(struct smtpcode_result *r, const char *marker)
+{
+	if (marker) {
+		r->match.given = false;
+		r->match.marker = marker;
+	}
+}
+
 /*
  * Text that is not a reply starting with its code: the code found in it
  * (the whole text picks the provider and entry); else the entry that a
@@ -305,6 +330,8 @@ static int lookup_text(const struct options *o, const char *text, size_t len,
 	struct smtpcode_result r;
 	struct smtpcode_wording words;
 	struct row w;
+	const char *marker;
+	const struct smtpcode_entry *p = provider_for(o, text, len, &marker);
 
 	if (smtpcode_find_pasted(text, len, &q, &at)) {
 		q.text_off += (size_t)(at.s - text);
@@ -313,15 +340,17 @@ static int lookup_text(const struct options *o, const char *text, size_t len,
 		if (at.s > text && (at.s[-1] == '\'' || at.s[-1] == '"') &&
 		    q.text_len && text[q.text_off + q.text_len - 1] == at.s[-1])
 			q.text_len--;
-		smtpcode_resolve(&q, text, len, o->provider, &r);
+		smtpcode_resolve(&q, text, len, p, &r);
+		by_rule(&r, marker);
 		words_of(&r, text, len, &words);
 		row_of_result(&w, &r, text, SMTPCODE_REPORT_UNSAID, &words);
 		w.verdict_from = "code";
-	} else if (smtpcode_resolve_words(text, len, o->provider, &r)) {
+	} else if (smtpcode_resolve_words(text, len, p, &r)) {
+		by_rule(&r, marker);
 		words_of(&r, text, len, &words);
 		row_of_result(&w, &r, text, SMTPCODE_REPORT_UNSAID, &words);
 		w.verdict_from = "phrase";
-	} else if (smtpcode_wording(text, len, &words)) {
+	} else if (wording_of(text, len, &words)) {
 		row_of_result(&w, &r, text, SMTPCODE_REPORT_UNSAID, &words);
 		w.verdict_from = "words";
 	} else {
@@ -353,6 +382,8 @@ static int lookup_one(const struct options *o, const char *arg, size_t len,
 	const struct smtpcode_entry *cat;
 	struct smtpcode_wording words;
 	struct row w;
+	const struct smtpcode_entry *p;
+	const char *marker;
 	enum smtpcode_error err = smtpcode_parse(arg, len, &q);
 
 	*took = false;
@@ -388,7 +419,9 @@ static int lookup_one(const struct options *o, const char *arg, size_t len,
 		len = strlen(next);
 		*took = true;
 	}
-	smtpcode_resolve(&q, arg, len, o->provider, &r);
+	p = provider_for(o, arg, len, &marker);
+	smtpcode_resolve(&q, arg, len, p, &r);
+	by_rule(&r, marker);
 	words_of(&r, arg, len, &words);
 	row_of_result(&w, &r, arg, SMTPCODE_REPORT_UNSAID, &words);
 	w.verdict_from = "code";
@@ -600,6 +633,7 @@ static const struct option_spec option_specs[] = {
 	{"providers", 0, false, 'P'},   {"annotate", 0, false, 'A'},
 	{"extract", 0, false, 'E'},     {"summary", 0, false, 'S'},
 	{"mail", 0, false, 'M'},        {"stdin", 0, false, 'I'},
+	{"rules", 0, true, 'R'},
 	{"color", 0, true, 'C'},
 	{"colour", 0, true, 'C'},       {"width", 'w', true, 'w'},
 	{"help", 'h', false, 'h'},      {"version", 'V', false, 'V'},
@@ -705,6 +739,9 @@ static int take_value(struct options *o, char id, const char *value,
 			return usage_error("unknown provider '%s' (see "
 			                   "'smtpcode --providers')", escape_arg(value));
 		break;
+	case 'R':
+		o->rules = value;
+		break;
 	case 'C':
 		if (parse_color(value, color))
 			return usage_error("invalid --color '%s' (expected auto, "
@@ -793,7 +830,7 @@ static int workers_asked(void)
 
 int main(int argc, char **argv)
 {
-	struct options o = {MODE_TEXT, ACT_LOOKUP, F_CODE, NULL, false};
+	struct options o = {MODE_TEXT, ACT_LOOKUP, F_CODE, NULL, false, NULL};
 	unsigned width = terminal_width();
 	bool color = false;
 	int status;
@@ -804,6 +841,14 @@ int main(int argc, char **argv)
 		return status;
 	out_set_width(width);
 	out_set_color(color && o.mode == MODE_TEXT);
+	/* A site's rules, read only when asked for: a lookup without them
+	 * pays nothing. */
+	if (!o.rules && env_set("SMTPCODE_RULES"))
+		o.rules = getenv("SMTPCODE_RULES");
+	if (o.rules && rules_load(o.rules) != 0) {
+		rules_free();
+		return EXIT_ERROR;
+	}
 
 	switch (o.action) {
 	case ACT_PROVIDERS:
@@ -859,5 +904,6 @@ int main(int argc, char **argv)
 		status = lookup(&o, argc, argv);
 		break;
 	}
+	rules_free();
 	return finish(status);
 }

@@ -9,6 +9,7 @@
 #include "layout.h"
 #include "output.h"
 #include "render.h"
+#include "rules.h"
 
 static const char *text(const struct smtpcode_entry *e,
                         enum smtpcode_text_field f)
@@ -323,9 +324,14 @@ void render_entry_verdict(const struct smtpcode_entry *e,
 	verdict_line("Bounce", SMTPCODE_BOUNCE, val[SMTPCODE_BOUNCE]);
 	verdict_line("Reason", SMTPCODE_REASON, val[SMTPCODE_REASON]);
 	if (reason_phrase) {
-		char line[160];
-		str_cat(line, sizeof line, "the reply's words \"", reason_phrase,
-		        "\" (the code leaves the reason to them)", (char *)NULL);
+		char line[256];
+		const char *rule = rules_origin(reason_phrase);
+		if (rule)
+			str_cat(line, sizeof line, "your rule ", rule, ": the words \"",
+			        reason_phrase, "\"", (char *)NULL);
+		else
+			str_cat(line, sizeof line, "the reply's words \"", reason_phrase,
+			        "\" (the code leaves the reason to them)", (char *)NULL);
 		text_line("Reason by", line);
 	}
 	text_line("Decided by", decided_by(v, decided, sizeof decided));

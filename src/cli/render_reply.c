@@ -11,6 +11,7 @@
 #include "layout.h"
 #include "output.h"
 #include "render.h"
+#include "rules.h"
 
 static const char *text(const struct smtpcode_entry *e,
                         enum smtpcode_text_field f)
@@ -66,7 +67,11 @@ static void match_lines(const struct smtpcode_result *r, const char *code)
 	char line[512];
 
 	if (m->provider) {
-		if (m->marker)
+		if (m->marker && rules_origin(m->marker))
+			format(line, sizeof line, "%s (recognised by \"%s\", your "
+			       "rule %s)", text(m->provider, SMTPCODE_NAME), m->marker,
+			       rules_origin(m->marker));
+		else if (m->marker)
 			format(line, sizeof line, "%s (recognised by \"%s\")",
 			         text(m->provider, SMTPCODE_NAME), m->marker);
 		else
@@ -229,7 +234,11 @@ static void render_no_code(const struct row *w, const char *input)
 	       smtpcode_value_name(SMTPCODE_REASON, reason),
 	       smtpcode_value_label(SMTPCODE_REASON, reason));
 	text_line("Reason", line);
-	format(line, sizeof line, "the words \"%s\"", w->wording.phrase);
+	if (rules_origin(w->wording.phrase))
+		format(line, sizeof line, "your rule %s: the words \"%s\"",
+		       rules_origin(w->wording.phrase), w->wording.phrase);
+	else
+		format(line, sizeof line, "the words \"%s\"", w->wording.phrase);
 	text_line("Reason by", line);
 	if (m->provider) {
 		format(line, sizeof line, "%s (recognised by \"%s\")",

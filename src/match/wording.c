@@ -8,6 +8,10 @@
 #include "smtpcode.h"
 #include "table.h"
 
+/* The room for a phrase of smtpcode_wording_has(): more than a phrase of
+ * data/reasons/ may have (80 bytes). */
+#define WORDING_HAS_ROOM 128
+
 /* The byte of s at i as phrases are packed (table_wording_fold: folded,
  * a blank read as a space) into *c; where the next one starts: a run of
  * blanks reads as one space.  The one reading of a text's bytes. */
@@ -144,4 +148,41 @@ bool smtpcode_wording(const char *text, size_t len, struct smtpcode_wording *w)
 	w->reason = best->reason;
 	w->phrase = table_wording_text + best->text;
 	return true;
+}
+
+bool smtpcode_wording_has(const char *text, size_t len, const char *phrase,
+                          size_t *at)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	unsigned char p[WORDING_HAS_ROOM];
+	size_t n = 0;
+
+	if (!text || !phrase)
+		return false;
+	/* The phrase as the table packs one: folded, a blank a space. */
+	for (; phrase[n]; n++) {
+		if (n == sizeof p)
+			return false;
+		p[n] = table_wording_fold[(unsigned char)phrase[n]];
+	}
+	if (n == 0)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '<') { /* an address or a host: passed over */
+			size_t close = i + 1;
+			while (close < len && s[close] != '>')
+				close++;
+			if (close < len) {
+				i = close;
+				continue;
+			}
+		}
+		if (table_wording_fold[s[i]] == p[0] &&
+		    (p[0] != ' ' || i == 0 || table_wording_fold[s[i - 1]] != ' ') &&
+		    phrase_at(s + i, len - i, p, n)) {
+			*at = i;
+			return true;
+		}
+	}
+	return false;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "datafmt.h"
 #include "gentable.h"
 
 /* ---- Fields, and where a missing one comes from ---- */
@@ -394,9 +395,9 @@ static void check_item(const struct field *f)
 		break;
 	case SMTPCODE_MATCHES:
 		/* Short identifying fragments, matched ignoring case. */
-		if (len < 3 || len > 80 || f->value[len - 1] == ' ')
-			fail(f->file, f->line, "a %s is a fragment of 3 to 80 "
-			     "characters", f->def->name);
+		if (datafmt_fragment_problem(f->value))
+			fail(f->file, f->line, "a %s is %s", f->def->name,
+			     datafmt_fragment_problem(f->value));
 		break;
 	default:
 		break;

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "datafmt.h"
 #include "gentable.h"
-#include "utf8.h"
 
 static size_t caprecords;
 
@@ -25,29 +25,6 @@ static int all_digits(const char *s, size_t n)
 		if (s[i] < '0' || s[i] > '9')
 			return 0;
 	return n > 0;
-}
-
-/* Refuse control characters (tabs included: they render unpredictably)
- * and invalid UTF-8. */
-static int check_line_bytes(const char *file, long line, const char *s,
-                            size_t n, size_t indent)
-{
-	for (size_t i = indent; i < n;) {
-		unsigned char c = (unsigned char)s[i];
-		size_t k;
-		if (c < 0x20 || c == 0x7f) {
-			fail(file, line, "control character 0x%02x in column %zu",
-			     c, i + 1);
-			return -1;
-		}
-		k = utf8_len((const unsigned char *)s + i, n - i);
-		if (k == 0) {
-			fail(file, line, "invalid UTF-8 in column %zu", i + 1);
-			return -1;
-		}
-		i += k;
-	}
-	return 0;
 }
 
 static struct record *new_record(const char *file, long line)
@@ -107,50 +84,36 @@ void read_stream(FILE *fp, const char *file)
 	struct record *r = NULL;
 
 	while ((got = getline(&buf, &cap, fp)) != -1) {
-		size_t n = (size_t)got, indent = 0;
-		const char *colon, *value;
+		size_t n = (size_t)got;
+		struct datafmt_field f;
 		const struct keydef *def;
+		char why[128];
 
 		line++;
 		if (n && buf[n - 1] == '\n')
 			buf[--n] = '\0';
-		if (memchr(buf, '\0', n)) {
-			fail(file, line, "NUL byte");
+		switch (datafmt_line(buf, n, &f, why, sizeof why)) {
+		case DATAFMT_ERROR:
+			fail(file, line, "%s", why);
 			continue;
-		}
-		while (indent < n && buf[indent] == ' ')
-			indent++;
-		if (indent == n) { /* blank: ends the record */
+		case DATAFMT_BLANK: /* ends the record */
 			r = NULL;
 			continue;
-		}
-		if (buf[0] == '#')
+		case DATAFMT_COMMENT:
 			continue;
-		if (check_line_bytes(file, line, buf, n, indent))
-			continue;
-		if (indent) { /* continuation of the last field */
+		case DATAFMT_CONTINUATION: /* of the last field */
 			if (!r) {
 				fail(file, line, "continuation line outside a record");
 				continue;
 			}
-			append_value(&r->fields[r->nfields - 1], buf + indent);
+			append_value(&r->fields[r->nfields - 1], f.value);
 			continue;
+		case DATAFMT_FIELD:
+			break;
 		}
-		colon = strchr(buf, ':');
-		if (!colon) {
-			fail(file, line, "expected 'key: value'");
-			continue;
-		}
-		def = find_keydef(buf, (size_t)(colon - buf));
+		def = find_keydef(f.key, f.keylen);
 		if (!def) {
-			fail(file, line, "unknown key '%.*s'", (int)(colon - buf), buf);
-			continue;
-		}
-		value = colon + 1;
-		while (*value == ' ')
-			value++;
-		if (*value == '\0') {
-			fail(file, line, "empty value for '%s'", def->name);
+			fail(file, line, "unknown key '%.*s'", (int)f.keylen, f.key);
 			continue;
 		}
 		if (!r) {
@@ -167,7 +130,7 @@ void read_stream(FILE *fp, const char *file)
 			}
 			r = new_record(file, line);
 		}
-		add_field(r, def, value, file, line);
+		add_field(r, def, f.value, file, line);
 	}
 	if (ferror(fp)) {
 		fprintf(stderr, "%s: %s\n", file, strerror(errno));

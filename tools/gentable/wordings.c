@@ -11,11 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "datafmt.h"
 #include "gentable.h"
-
-#define WORDING_MIN 4  /* shorter ones would match by accident (and the
-                          matcher buckets by four bytes) */
-#define WORDING_MAX 80 /* a fragment of a reply, not a paragraph */
 
 static struct record *kept;
 static size_t nkept;
@@ -35,20 +32,9 @@ static int same_phrase(const char *a, const char *b)
 
 static void check_phrase(const struct field *f)
 {
-	const char *v = f->value;
-	size_t n = strlen(v);
-	if (n < WORDING_MIN || n > WORDING_MAX || v[0] == ' ' || v[n - 1] == ' ')
-		fail(f->file, f->line, "a reason's phrase is %d to %d characters "
-		     "without blanks at its ends", WORDING_MIN, WORDING_MAX);
-	/* The matcher passes over <...> (an address or a host, not the
-	 * reply's words): a phrase there would never be found. */
-	if (strpbrk(v, "<>"))
-		fail(f->file, f->line, "a reason's phrase has no '<' or '>' (the "
-		     "matcher skips what they enclose)");
-	for (const char *p = v; *p; p++)
-		if (p[0] == ' ' && p[1] == ' ')
-			fail(f->file, f->line, "a reason's phrase has no double "
-			     "spaces (a space matches any run of blanks)");
+	const char *why = datafmt_wording_problem(f->value);
+	if (why)
+		fail(f->file, f->line, "%s", why);
 }
 
 void check_wording(const struct record *r)
