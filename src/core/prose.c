@@ -30,21 +30,27 @@ static char *put(char *out, const unsigned char *src, size_t n)
 }
 
 /* Packed string p into out[0..size), each byte standing for the bytes of
- * its expansion, ended by a 0 when size is not 0; the length of the whole
- * string.  The room the generator left for all of them holds each with
- * its slack: decoding there passes SIZE_MAX. */
+ * its expansion, or with the byte after it for a word of the dictionary
+ * (a prefix byte has an expansion of length 0), ended by a 0 when size is
+ * not 0; the length of the whole string.  The room the generator left for
+ * all of them holds each with its slack: decoding there passes SIZE_MAX. */
 static size_t unpack_into(const unsigned char *p, char *out, size_t size)
 {
 	size_t len = 0;
 	for (; *p; p++) {
 		const uint16_t *x = table_prose_expansion[*p];
 		const unsigned char *src = table_prose_expanded + x[0];
-		if (len + x[1] + 16 <= size)
-			put(out + len, src, x[1]);
+		size_t n = x[1];
+		if (n == 0) { /* a word: x[0] is its prefix's first */
+			uint32_t w = table_prose_word[x[0] + *++p - 1u];
+			src = table_prose_word_text + (w >> 8);
+			n = w & 0xff;
+		}
+		if (len + n + 16 <= size)
+			put(out + len, src, n);
 		else if (len + 1 < size) /* the end of the room */
-			memcpy(out + len, src, x[1] < size - 1 - len
-			                           ? x[1] : size - 1 - len);
-		len += x[1];
+			memcpy(out + len, src, n < size - 1 - len ? n : size - 1 - len);
+		len += n;
 	}
 	if (size)
 		out[len < size ? len : size - 1] = '\0';

@@ -209,6 +209,12 @@ extern const char table_pool[];
 extern const unsigned char table_prose[];
 extern const unsigned char table_prose_expanded[];
 extern const uint16_t table_prose_expansion[256][2];
+/* The dictionary of whole words (the generator's prose.c): a byte whose
+ * expansion has length 0 is a prefix, and with the byte after it, 1 to
+ * 255, names word table_prose_expansion[prefix][0] + that - 1, whose
+ * entry here is its start in table_prose_word_text << 8 | its length. */
+extern const uint32_t table_prose_word[];
+extern const unsigned char table_prose_word_text[];
 extern const uint32_t table_prose_start[];
 extern _Atomic uint32_t table_prose_at[];
 extern char table_prose_text[];
