@@ -9,7 +9,8 @@ _smtpcode() {
 	-f|--field)
 		COMPREPLY=($(compgen -W "input code kind known registered severity final
 			name scope acts retry suppress bounce reason basic meaning causes
-			fixes related group provider sources warnings" -- "$cur"))
+			fixes related group provider sources warnings verdict_from
+			reason_phrase" -- "$cur"))
 		return ;;
 	-p|--provider)
 		COMPREPLY=($(compgen -W "all $(smtpcode --providers --tsv 2>/dev/null |
@@ -20,10 +21,14 @@ _smtpcode() {
 		return ;;
 	-w|--width)
 		return ;;
+	--rules)
+		COMPREPLY=($(compgen -f -- "$cur"))
+		return ;;
 	esac
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W "-j --json -t --tsv -f --field -b --brief
 			-q --quiet -l --list -s --search -p --provider --providers
+			--stdin --rules
 			--color= -w --width -h --help -V --version" -- "$cur"))
 		[[ ${COMPREPLY[0]} == *= ]] && compopt -o nospace
 	fi
