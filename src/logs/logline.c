@@ -215,9 +215,12 @@ static bool basic_reply_at(const char *s, const char *c, const char *end)
 bool smtpcode_find_pasted(const char *s, size_t len, struct smtpcode_query *q,
                           struct smtpcode_text *at)
 {
-	const char *end = s + len;
-	if (smtpcode_find_code(s, len, q, at) || !s)
-		return s != NULL;
+	const char *end;
+	if (smtpcode_find_code(s, len, q, at))
+		return true;
+	if (!s)
+		return false; /* (zeroed by smtpcode_find_code()) */
+	end = s + len;
 	for (const char *c = s; c < end; c++)
 		if ((*c == '4' || *c == '5') && basic_reply_at(s, c, end) &&
 		    take_code(c, c + 3, end, q, at))

@@ -910,10 +910,11 @@ bool smtpcode_is_message(const char *s, size_t len)
 	static const char *const fields[] = {
 	    "from:", "received:", "return-path:", "message-id:", "date:",
 	    "subject:", "mime-version:", "delivered-to:"};
-	const char *p = s, *end = s + len;
+	const char *p = s, *end;
 
 	if (!s || len < 5)
 		return false;
+	end = s + len;
 	if (memcmp(s, "From ", 5) == 0)
 		return true;
 	/* The header block, up to its blank line: every line a field or
