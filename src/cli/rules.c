@@ -75,19 +75,6 @@ static bool same_key(const struct datafmt_field *f, const char *key)
 	return f->keylen == strlen(key) && memcmp(f->key, key, f->keylen) == 0;
 }
 
-/* Whether a and b are one phrase to the matcher (ASCII case aside). */
-static bool same_phrase(const char *a, const char *b)
-{
-	for (;; a++, b++) {
-		char x = *a >= 'A' && *a <= 'Z' ? *a | 0x20 : *a;
-		char y = *b >= 'A' && *b <= 'Z' ? *b | 0x20 : *b;
-		if (x != y)
-			return false;
-		if (!x)
-			return true;
-	}
-}
-
 static void add_rule(struct reading *rd, const char *value, size_t len)
 {
 	struct rule *r, *more;
@@ -118,7 +105,7 @@ static void add_rule(struct reading *rd, const char *value, size_t len)
 	}
 	for (size_t i = 0; i < nrules; i++)
 		if (rules[i].kind == rd->rec.kind &&
-		    (rd->rec.kind == RULE_PHRASE ? same_phrase(rules[i].text, r->text)
+		    (rd->rec.kind == RULE_PHRASE ? datafmt_same_phrase(rules[i].text, r->text)
 		                                 : strcmp(rules[i].text, r->text) == 0)) {
 			fail(rd, rd->line, "'%s' is already a rule (%s)", r->text,
 			     rules[i].origin);

@@ -85,3 +85,15 @@ const char *datafmt_fragment_problem(const char *s)
 		return "a fragment of 3 to 80 characters";
 	return NULL;
 }
+
+int datafmt_same_phrase(const char *a, const char *b)
+{
+	for (;; a++, b++) {
+		int x = datafmt_fold((unsigned char)*a);
+		int y = datafmt_fold((unsigned char)*b);
+		if (x != y)
+			return 0;
+		if (!x)
+			return 1;
+	}
+}

@@ -41,6 +41,16 @@ enum datafmt_line datafmt_line(const char *s, size_t n,
 /* Why p cannot be a reason's phrase, or NULL when it can. */
 const char *datafmt_wording_problem(const char *p);
 
+/* c in ASCII lower case, as the matchers fold what they compare. */
+static inline int datafmt_fold(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c + 'a' - 'A' : c;
+}
+
+/* Whether a and b are one phrase to the matchers and the search (ASCII
+ * case aside): a list holds a phrase once. */
+int datafmt_same_phrase(const char *a, const char *b);
+
 /* Why s cannot be a marker or a match fragment (3 to 80 characters, no
  * blank at its end), or NULL when it can. */
 const char *datafmt_fragment_problem(const char *s);

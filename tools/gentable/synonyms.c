@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "datafmt.h"
 #include "gentable.h"
 
 #define SYNONYM_MIN 2  /* "ip" is a search word; one letter is not */
@@ -17,19 +18,6 @@
 
 static struct record *kept;
 static size_t nkept;
-
-static int fold(int c)
-{
-	return c >= 'A' && c <= 'Z' ? c + 'a' - 'A' : c;
-}
-
-/* Whether a and b are one phrase to the search (ASCII case aside). */
-static int same_phrase(const char *a, const char *b)
-{
-	for (; *a && fold((unsigned char)*a) == fold((unsigned char)*b); a++, b++)
-		;
-	return !*a && !*b;
-}
 
 /* The search compares a synonym with the words typed, split at blanks, a
  * word at a time: a synonym is printable ASCII words separated by single
@@ -81,7 +69,7 @@ void check_synonym_lists(void)
 					continue;
 				for (size_t m = 0; m < end; m++)
 					if (strcmp(s->fields[m].def->name, "phrase") == 0 &&
-					    same_phrase(s->fields[m].value, f->value))
+					    datafmt_same_phrase(s->fields[m].value, f->value))
 						fail(f->file, f->line, "synonym '%s' is already "
 						     "in synonyms %s (%s:%ld)", f->value,
 						     s->codetext, s->fields[m].file,
@@ -116,7 +104,7 @@ void write_synonyms(FILE *out)
 			if (strcmp(r->fields[k].def->name, "phrase"))
 				continue;
 			for (const char *p = r->fields[k].value; *p; p++) {
-				int c = fold((unsigned char)*p);
+				int c = datafmt_fold((unsigned char)*p);
 				fprintf(out, c == '"' || c == '\\' || c == '?' ? "\\%c"
 				        : "%c", c);
 			}

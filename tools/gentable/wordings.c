@@ -17,19 +17,6 @@
 static struct record *kept;
 static size_t nkept;
 
-static int fold(int c)
-{
-	return c >= 'A' && c <= 'Z' ? c + 'a' - 'A' : c;
-}
-
-/* Whether a and b are one phrase to the matcher (ASCII case aside). */
-static int same_phrase(const char *a, const char *b)
-{
-	for (; *a && fold((unsigned char)*a) == fold((unsigned char)*b); a++, b++)
-		;
-	return !*a && !*b;
-}
-
 static void check_phrase(const struct field *f)
 {
 	const char *why = datafmt_wording_problem(f->value);
@@ -85,7 +72,7 @@ void check_wordings(void)
 					continue;
 				for (size_t m = 0; m < end; m++)
 					if (strcmp(s->fields[m].def->name, "phrase") == 0 &&
-					    same_phrase(s->fields[m].value, f->value))
+					    datafmt_same_phrase(s->fields[m].value, f->value))
 						fail(f->file, f->line, "phrase '%s' is "
 						     "already in reason-words %s (%s:%ld)",
 						     f->value, s->codetext,
@@ -161,7 +148,7 @@ void write_wordings(FILE *out)
 	for (size_t i = 0; i < n; i++) {
 		fputs("\t\"", out);
 		for (const char *p = w[i].phrase; *p; p++) {
-			int c = fold((unsigned char)*p);
+			int c = datafmt_fold((unsigned char)*p);
 			fprintf(out, c == '"' || c == '\\' || c == '?' ? "\\%c"
 			        : c < 0x20 || c >= 0x7f ? "\\%03o" : "%c", c);
 		}
