@@ -975,3 +975,25 @@ void check_all(void)
 			     "variant (add a record for 2.x.x, 4.x.x or 5.x.x)",
 			     records[i].codetext);
 }
+
+void phrases_once(size_t i, const char *noun, const char *kind)
+{
+	const struct record *r = &records[i];
+	for (size_t k = 0; k < r->nfields; k++) {
+		const struct field *f = &r->fields[k];
+		if (strcmp(f->def->name, "phrase"))
+			continue;
+		for (size_t j = 0; j <= i; j++) {
+			const struct record *s = &records[j];
+			size_t end = j == i ? k : s->nfields;
+			if (s->kind != r->kind)
+				continue;
+			for (size_t m = 0; m < end; m++)
+				if (strcmp(s->fields[m].def->name, "phrase") == 0 &&
+				    datafmt_same_phrase(s->fields[m].value, f->value))
+					fail(f->file, f->line, "%s '%s' is already in %s %s "
+					     "(%s:%ld)", noun, f->value, kind, s->codetext,
+					     s->fields[m].file, s->fields[m].line);
+		}
+	}
+}

@@ -104,6 +104,10 @@ int read_date(const char *file, char date[11]);
 
 /* check.c */
 void check_all(void);
+/* Fails each 'phrase:' of records[i] that a record of its kind before it,
+ * or itself before that line, already holds (ASCII case aside): "NOUN
+ * 'x' is already in KIND id (FILE:LINE)". */
+void phrases_once(size_t i, const char *noun, const char *kind);
 struct field *get(const struct record *r, const char *key);
 struct field *lookup(const struct record *r, const char *key);
 /* The record whose list 'key' an entry shows: its own, or inherited. */

@@ -58,24 +58,7 @@ void check_synonym_lists(void)
 		const struct record *r = &records[i];
 		if (r->kind != R_SYNONYMS)
 			continue;
-		for (size_t k = 0; k < r->nfields; k++) {
-			const struct field *f = &r->fields[k];
-			if (strcmp(f->def->name, "phrase"))
-				continue;
-			for (size_t j = 0; j <= i; j++) {
-				const struct record *s = &records[j];
-				size_t end = j == i ? k : s->nfields;
-				if (s->kind != R_SYNONYMS)
-					continue;
-				for (size_t m = 0; m < end; m++)
-					if (strcmp(s->fields[m].def->name, "phrase") == 0 &&
-					    datafmt_same_phrase(s->fields[m].value, f->value))
-						fail(f->file, f->line, "synonym '%s' is already "
-						     "in synonyms %s (%s:%ld)", f->value,
-						     s->codetext, s->fields[m].file,
-						     s->fields[m].line);
-			}
-		}
+		phrases_once(i, "synonym", "synonyms");
 	}
 }
 
