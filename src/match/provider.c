@@ -193,6 +193,27 @@ static int has_standard(const struct smtpcode_query *q)
 	                   : smtpcode_find_basic(q->basic) != NULL;
 }
 
+/* Of the entries run[0..n), the one whose phrase found in r is longer
+ * than *best_len and the longest (the first on a tie), into *entry and
+ * *phrase, *best_len updated; they stay as they were when none is.  The
+ * phrases of a run of entries are a run too (see table.h). */
+static void longest_phrase(const struct smtpcode_entry *run, size_t n,
+                           struct phrase_text *r, size_t *best_len,
+                           const struct smtpcode_entry **entry,
+                           const char **phrase)
+{
+	const struct table_phrase *ph = &table_phrases[run->first[SMTPCODE_MATCHES]];
+	const struct table_phrase *end = &table_phrases[
+	    run[n - 1].first[SMTPCODE_MATCHES] + run[n - 1].count[SMTPCODE_MATCHES]];
+	for (; ph < end; ph++)
+		if (ph->len > *best_len && ph->len <= r->len &&
+		    phrase_in(r, table_pool + ph->folded, ph->len, ph->rare)) {
+			*best_len = ph->len;
+			*entry = &table_entries[ph->entry];
+			*phrase = table_pool + table_items[ph - table_phrases].text;
+		}
+}
+
 /* Picks provider p's entry (any provider's when p is NULL) for q: the
  * candidate with the longest phrase in the reply, the first of them on a
  * tie. */
@@ -207,19 +228,8 @@ static void pick(const struct smtpcode_query *q, struct phrase_text *r,
 		n = candidates(q, po, &run);
 	m->provider = p;
 	m->candidates = n;
-	if (n) { /* the candidates' phrases, in their order (see table.h) */
-		const struct table_phrase *ph = &table_phrases[run->first[SMTPCODE_MATCHES]];
-		const struct table_phrase *end = &table_phrases[
-		    run[n - 1].first[SMTPCODE_MATCHES] +
-		    run[n - 1].count[SMTPCODE_MATCHES]];
-		for (; ph < end; ph++)
-			if (ph->len > best_len && ph->len <= r->len &&
-			    phrase_in(r, table_pool + ph->folded, ph->len, ph->rare)) {
-				best_len = ph->len;
-				m->entry = &table_entries[ph->entry];
-				m->phrase = table_pool + table_items[ph - table_phrases].text;
-			}
-	}
+	if (n)
+		longest_phrase(run, n, r, &best_len, &m->entry, &m->phrase);
 	if (m->entry)
 		m->how = SMTPCODE_MATCH_PHRASE;
 	else if (n == 1)
@@ -285,21 +295,9 @@ static const struct smtpcode_entry *any_code_pick(unsigned p,
 	const struct smtpcode_entry *best = NULL;
 	size_t best_len = 0;
 	for (size_t g = table_provider_groups[p - 1]; g < table_provider_groups[p];
-	     g++) {
-		const struct smtpcode_entry *run = &table_entries[table_groups[g].first];
-		size_t n = table_groups[g].count;
-		const struct table_phrase *ph = &table_phrases[run->first[SMTPCODE_MATCHES]];
-		const struct table_phrase *end = &table_phrases[
-		    run[n - 1].first[SMTPCODE_MATCHES] +
-		    run[n - 1].count[SMTPCODE_MATCHES]];
-		for (; ph < end; ph++)
-			if (ph->len > best_len && ph->len <= t->len &&
-			    phrase_in(t, table_pool + ph->folded, ph->len, ph->rare)) {
-				best_len = ph->len;
-				best = &table_entries[ph->entry];
-				*phrase = table_pool + table_items[ph - table_phrases].text;
-			}
-	}
+	     g++)
+		longest_phrase(&table_entries[table_groups[g].first],
+		               table_groups[g].count, t, &best_len, &best, phrase);
 	return best;
 }
 
