@@ -97,7 +97,7 @@ void words_of(const struct smtpcode_result *r, const char *text, size_t len,
               struct smtpcode_wording *w)
 {
 	memset(w, 0, sizeof *w);
-	if (len && smtpcode_reason_from_words(r))
+	if (len && !rules_entry(r, text, len, w) && smtpcode_reason_from_words(r))
 		wording_of(text, len, w);
 }
 
@@ -127,8 +127,11 @@ void row_of_result(struct row *w, const struct smtpcode_result *r,
 
 	row_verdict(w, r, input, report, words);
 	if (w->wording.phrase && rules_origin(w->wording.phrase))
-		warn(w, "the reason comes from your rule %s: \"%s\" means %s",
-		     rules_origin(w->wording.phrase), w->wording.phrase,
+		warn(w, "the reason comes from your rule %s%s%s%s: \"%s\" means %s",
+		     rules_origin(w->wording.phrase),
+		     rules_name(w->wording.phrase) ? " (" : "",
+		     rules_name(w->wording.phrase) ? rules_name(w->wording.phrase) : "",
+		     rules_name(w->wording.phrase) ? ")" : "", w->wording.phrase,
 		     smtpcode_value_name(SMTPCODE_REASON, w->wording.reason));
 	else if (w->wording.phrase)
 		warn(w, "the reason comes from the reply's words: \"%s\" means "

@@ -326,8 +326,10 @@ void render_entry_verdict(const struct smtpcode_entry *e,
 	if (reason_phrase) {
 		char line[256];
 		const char *rule = rules_origin(reason_phrase);
+		const char *name = rules_name(reason_phrase);
 		if (rule)
-			str_cat(line, sizeof line, "your rule ", rule, ": the words \"",
+			str_cat(line, sizeof line, "your rule ", rule, name ? " (" : "",
+			        name ? name : "", name ? ")" : "", ": the words \"",
 			        reason_phrase, "\"", (char *)NULL);
 		else
 			str_cat(line, sizeof line, "the reply's words \"", reason_phrase,

@@ -2,7 +2,8 @@
  * A site's own rules (rules.h).  A site meets wordings no table has yet;
  * its rules file says what they mean, in the format of data/, and the
  * lines, phrases and markers are judged by the generator's own rules
- * (src/util/datafmt.c).  Two kinds of record:
+ * (src/util/datafmt.c).  Three kinds of record, each with note: lines if
+ * wanted:
  *
  *   reason-words: REASON      phrases that give a reason, tried before
  *   priority: N               the built-in ones (the lowest priority of
@@ -10,12 +11,19 @@
  *                             leaves the reason to the words
  *   provider: ID              markers that recognise a provider smtpcode
  *   marker: ...               knows, tried before the built-in ones
+ *   code: 550                 a site's entry: a reply with this code (of
+ *   provider: ID              this provider, when given) that holds one
+ *   name: ...                 of its match: fragments gets its reason,
+ *   reason: REASON            whatever the code's own; its name says
+ *   match: ...                which rule decided
+ *   meaning: ...
  *
- * with note: lines in either.  The rules are few and read once; they are
- * kept on the heap, as large as the file's rules, which is bounded.
+ * The rules are few and read once; they are kept on the heap, as large
+ * as the file's rules, which is bounded (RULES_MAX).
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,19 +31,25 @@
 #include "datafmt.h"
 #include "rules.h"
 
-enum rule_kind { RULE_PHRASE, RULE_MARKER };
+enum rule_kind { RULE_PHRASE, RULE_MARKER, RULE_ENTRY };
 
+/* One phrase, marker or match fragment, with what its record says. */
 struct rule {
 	enum rule_kind kind;
-	int reason;         /* RULE_PHRASE */
+	int reason;         /* RULE_PHRASE, RULE_ENTRY */
 	unsigned priority;  /* RULE_PHRASE: its record's */
-	const struct smtpcode_entry *provider; /* RULE_MARKER */
-	char *text;         /* the phrase or marker */
+	const struct smtpcode_entry *provider; /* RULE_MARKER; RULE_ENTRY:
+	                                          NULL for any */
+	struct smtpcode_query code;            /* RULE_ENTRY */
+	size_t entry;       /* RULE_ENTRY: its record's name, in names[] */
+	char *text;         /* the phrase, marker or fragment */
 	char origin[64];    /* FILE:LINE, shortened when long */
 };
 
 static struct rule *rules;
 static size_t nrules;
+static char **names; /* the entries' names */
+static size_t nnames;
 
 /* The record being read. */
 struct record {
@@ -43,8 +57,10 @@ struct record {
 	long line;
 	int reason;
 	unsigned priority;
-	bool has_priority;
+	bool has_priority, has_name, has_reason, has_provider;
 	const struct smtpcode_entry *provider;
+	struct smtpcode_query code;
+	size_t name;        /* its name in names[] */
 	size_t first;       /* its rules: rules[first..nrules) */
 	char key[32];       /* the key of its last field, for continuations */
 };
@@ -75,48 +91,69 @@ static bool same_key(const struct datafmt_field *f, const char *key)
 	return f->keylen == strlen(key) && memcmp(f->key, key, f->keylen) == 0;
 }
 
-static void add_rule(struct reading *rd, const char *value, size_t len)
+static const char *kind_name(enum rule_kind k)
 {
+	return k == RULE_PHRASE ? "reason-words" : k == RULE_MARKER ? "provider"
+	                                                            : "code";
+}
+
+/* Whether rules a and b, of one kind, hold the same text to its matcher. */
+static bool same_rule(const struct rule *a, const struct rule *b)
+{
+	if (a->kind == RULE_MARKER)
+		return strcmp(a->text, b->text) == 0;
+	if (a->kind == RULE_ENTRY &&
+	    (memcmp(&a->code, &b->code, sizeof a->code) != 0 ||
+	     a->provider != b->provider))
+		return false;
+	return datafmt_same_phrase(a->text, b->text);
+}
+
+static void add_rule(struct reading *rd, const char *value)
+{
+	struct record *rec = &rd->rec;
+	size_t len = strlen(value);
 	struct rule *r, *more;
 	const char *why;
 
 	if (nrules == RULES_MAX) {
-		fail(rd, rd->line, "more than %d phrases and markers", RULES_MAX);
+		fail(rd, rd->line, "more than %d phrases, markers and matches",
+		     RULES_MAX);
 		return;
 	}
-	if (!(more = realloc(rules, (nrules + 1) * sizeof *rules)) ||
-	    !(more[nrules].text = malloc(len + 1))) {
-		if (more)
-			rules = more;
+	why = rec->kind == RULE_PHRASE ? datafmt_wording_problem(value)
+	                               : datafmt_fragment_problem(value);
+	if (why) {
+		fail(rd, rd->line, rec->kind == RULE_PHRASE ? "%s" : "a %s is %s",
+		     rec->kind == RULE_PHRASE ? why : rec->kind == RULE_MARKER
+		         ? "marker" : "match", why);
+		return;
+	}
+	if (!(more = realloc(rules, (nrules + 1) * sizeof *rules))) {
 		fail(rd, rd->line, "out of memory");
 		return;
 	}
 	rules = more;
 	r = &rules[nrules];
-	memcpy(r->text, value, len);
-	r->text[len] = '\0';
-	why = rd->rec.kind == RULE_PHRASE ? datafmt_wording_problem(r->text)
-	                                  : datafmt_fragment_problem(r->text);
-	if (why) {
-		fail(rd, rd->line, rd->rec.kind == RULE_PHRASE ? "%s" :
-		     "a marker is %s", why);
-		free(r->text);
-		return;
-	}
+	memset(r, 0, sizeof *r);
+	r->kind = rec->kind;
+	r->reason = rec->reason;
+	r->provider = rec->provider;
+	r->code = rec->code;
+	r->entry = rec->name;
+	snprintf(r->origin, sizeof r->origin, "%.50s:%ld", rd->path, rd->line);
+	r->text = (char *)value; /* compared; copied below */
 	for (size_t i = 0; i < nrules; i++)
-		if (rules[i].kind == rd->rec.kind &&
-		    (rd->rec.kind == RULE_PHRASE ? datafmt_same_phrase(rules[i].text, r->text)
-		                                 : strcmp(rules[i].text, r->text) == 0)) {
-			fail(rd, rd->line, "'%s' is already a rule (%s)", r->text,
+		if (rules[i].kind == r->kind && same_rule(&rules[i], r)) {
+			fail(rd, rd->line, "'%s' is already a rule (%s)", value,
 			     rules[i].origin);
-			free(r->text);
 			return;
 		}
-	r->kind = rd->rec.kind;
-	r->reason = rd->rec.reason;
-	r->priority = 0;
-	r->provider = rd->rec.provider;
-	snprintf(r->origin, sizeof r->origin, "%.50s:%ld", rd->path, rd->line);
+	if (!(r->text = malloc(len + 1))) {
+		fail(rd, rd->line, "out of memory");
+		return;
+	}
+	memcpy(r->text, value, len + 1);
 	nrules++;
 }
 
@@ -132,13 +169,21 @@ static void close_record(struct reading *rd)
 		return;
 	}
 	if (nrules == rec->first)
-		fail(rd, rec->line, rec->kind == RULE_PHRASE
-		     ? "reason-words has no 'phrase:'" : "provider has no 'marker:'");
+		fail(rd, rec->line, "%s has no '%s:'", kind_name(rec->kind),
+		     rec->kind == RULE_PHRASE ? "phrase" : rec->kind == RULE_MARKER
+		         ? "marker" : "match");
 	if (rec->kind == RULE_PHRASE && !rec->has_priority)
 		fail(rd, rec->line, "reason-words has no 'priority:' (1 to 65535: "
 		     "the lowest wins when several records' phrases are found)");
-	for (size_t i = rec->first; i < nrules; i++)
+	if (rec->kind == RULE_ENTRY && !rec->has_name)
+		fail(rd, rec->line, "code has no 'name:'");
+	if (rec->kind == RULE_ENTRY && !rec->has_reason)
+		fail(rd, rec->line, "code has no 'reason:'");
+	for (size_t i = rec->first; i < nrules; i++) {
 		rules[i].priority = rec->priority;
+		rules[i].reason = rec->reason;
+		rules[i].provider = rec->provider;
+	}
 	if (rec->kind == RULE_PHRASE && rec->has_priority)
 		for (size_t i = 0; i < rec->first; i++)
 			if (rules[i].kind == RULE_PHRASE &&
@@ -159,6 +204,8 @@ static void open_record(struct reading *rd, const struct datafmt_field *f,
 	rd->open = true;
 	rec->line = rd->line;
 	rec->first = nrules;
+	rec->name = SIZE_MAX; /* none yet */
+	snprintf(rec->key, sizeof rec->key, "%.*s", (int)f->keylen, f->key);
 	if (same_key(f, "reason-words")) {
 		rec->kind = RULE_PHRASE;
 		rec->reason = smtpcode_value_parse(SMTPCODE_REASON, value,
@@ -176,9 +223,18 @@ static void open_record(struct reading *rd, const struct datafmt_field *f,
 			     "(see smtpcode --providers)", value);
 			rd->skipping = true;
 		}
+	} else if (same_key(f, "code")) {
+		rec->kind = RULE_ENTRY;
+		if (smtpcode_parse(value, strlen(value), &rec->code) ||
+		    rec->code.text_len || (rec->code.basic && rec->code.enhanced) ||
+		    (rec->code.enhanced && rec->code.cls == 0)) {
+			fail(rd, rd->line, "'%s' is not a code a server sends (expected "
+			     "452 or 4.3.1)", value);
+			rd->skipping = true;
+		}
 	} else {
 		fail(rd, rd->line, "a rules file's record starts with "
-		     "'reason-words:' or 'provider:', not '%.*s:'",
+		     "'reason-words:', 'provider:' or 'code:', not '%.*s:'",
 		     (int)f->keylen, f->key);
 		rd->skipping = true;
 	}
@@ -198,31 +254,79 @@ static bool priority_of(const char *s, unsigned *p)
 	return true;
 }
 
+/* A code record's name, kept for what it decides. */
+static void take_name(struct reading *rd, const char *value)
+{
+	char **more, *copy;
+	size_t n = strlen(value);
+	if (n > 120) {
+		fail(rd, rd->line, "a name is at most 120 characters");
+		return;
+	}
+	if (!(more = realloc(names, (nnames + 1) * sizeof *names)) ||
+	    !(copy = malloc(n + 1))) {
+		if (more)
+			names = more;
+		fail(rd, rd->line, "out of memory");
+		return;
+	}
+	names = more;
+	memcpy(copy, value, n + 1);
+	rd->rec.name = nnames;
+	names[nnames++] = copy;
+}
+
 /* A field after the first of its record. */
 static void take_field(struct reading *rd, const struct datafmt_field *f,
                        const char *value)
 {
 	struct record *rec = &rd->rec;
-	bool phrases = rec->kind == RULE_PHRASE;
+	enum rule_kind k = rec->kind;
 
 	if (rd->skipping)
 		return;
 	snprintf(rec->key, sizeof rec->key, "%.*s", (int)f->keylen, f->key);
-	if (same_key(f, "note"))
+	if (same_key(f, "note") || (k == RULE_ENTRY && same_key(f, "meaning")))
 		return;
-	if (same_key(f, phrases ? "phrase" : "marker")) {
-		add_rule(rd, value, strlen(value));
-	} else if (phrases && same_key(f, "priority")) {
+	if (same_key(f, k == RULE_PHRASE ? "phrase" : k == RULE_MARKER
+	                                               ? "marker" : "match")) {
+		if (k == RULE_ENTRY && !rec->has_name)
+			fail(rd, rd->line, "a code's 'name:' comes before its "
+			     "'match:' lines");
+		else
+			add_rule(rd, value);
+	} else if (k == RULE_PHRASE && same_key(f, "priority")) {
 		if (rec->has_priority)
 			fail(rd, rd->line, "'priority' given twice");
 		else if (!priority_of(value, &rec->priority))
 			fail(rd, rd->line, "priority '%s' is not a whole number "
 			     "from 1 to 65535", value);
 		rec->has_priority = true;
+	} else if (k == RULE_ENTRY && same_key(f, "name") && !rec->has_name) {
+		rec->has_name = true;
+		take_name(rd, value);
+	} else if (k == RULE_ENTRY && same_key(f, "reason") && !rec->has_reason) {
+		rec->has_reason = true;
+		rec->reason = smtpcode_value_parse(SMTPCODE_REASON, value,
+		                                   strlen(value));
+		if (rec->reason <= 0)
+			fail(rd, rd->line, "'%s' is not a reason (such as userunknown, "
+			     "mailboxfull, blocked: smtpcode(1) lists them)", value);
+	} else if (k == RULE_ENTRY && same_key(f, "provider") &&
+	           !rec->has_provider) {
+		rec->has_provider = true;
+		rec->provider = smtpcode_find_provider(value, strlen(value));
+		if (!rec->provider)
+			fail(rd, rd->line, "'%s' is not a provider smtpcode knows "
+			     "(see smtpcode --providers)", value);
+	} else if (k == RULE_ENTRY && (same_key(f, "name") ||
+	           same_key(f, "reason") || same_key(f, "provider"))) {
+		fail(rd, rd->line, "'%s' given twice", rec->key);
 	} else {
-		fail(rd, rd->line, "a rules file's %s record takes %s, not "
-		     "'%.*s'", phrases ? "reason-words" : "provider",
-		     phrases ? "priority:, phrase: and note:" : "marker: and note:",
+		fail(rd, rd->line, "a rules file's %s record takes %s, not '%.*s'",
+		     kind_name(k), k == RULE_PHRASE ? "priority:, phrase: and note:"
+		     : k == RULE_MARKER ? "marker: and note:"
+		     : "provider:, name:, reason:, match:, meaning: and note:",
 		     (int)f->keylen, f->key);
 	}
 }
@@ -256,10 +360,11 @@ int rules_load(const char *path)
 		case DATAFMT_COMMENT:
 			break;
 		case DATAFMT_CONTINUATION:
-			/* A note goes on; a phrase or marker is one line. */
+			/* A note or meaning goes on; the rest is one line. */
 			if (!rd.open)
 				fail(&rd, rd.line, "continuation line outside a record");
-			else if (!rd.skipping && strcmp(rd.rec.key, "note") != 0)
+			else if (!rd.skipping && strcmp(rd.rec.key, "note") != 0 &&
+			         strcmp(rd.rec.key, "meaning") != 0)
 				fail(&rd, rd.line, "a %s is one line", rd.rec.key);
 			break;
 		case DATAFMT_FIELD:
@@ -285,9 +390,43 @@ void rules_free(void)
 {
 	for (size_t i = 0; i < nrules; i++)
 		free(rules[i].text);
+	for (size_t i = 0; i < nnames; i++)
+		free(names[i]);
 	free(rules);
+	free(names);
 	rules = NULL;
-	nrules = 0;
+	names = NULL;
+	nrules = nnames = 0;
+}
+
+/* Whether entry rule r is for the code and provider of result res. */
+static bool entry_applies(const struct rule *r,
+                          const struct smtpcode_result *res)
+{
+	const struct smtpcode_query *q = &res->query, *c = &r->code;
+	if (r->provider && r->provider != res->match.provider)
+		return false;
+	if (c->enhanced)
+		return q->enhanced && q->cls == c->cls &&
+		       q->subject == c->subject && q->detail == c->detail;
+	return q->basic == c->basic;
+}
+
+bool rules_entry(const struct smtpcode_result *res, const char *text,
+                 size_t len, struct smtpcode_wording *w)
+{
+	size_t at;
+	for (size_t i = 0; i < nrules; i++) {
+		const struct rule *r = &rules[i];
+		if (r->kind == RULE_ENTRY && entry_applies(r, res) &&
+		    smtpcode_wording_has(text, len, r->text, &at)) {
+			w->reason = r->reason;
+			w->phrase = r->text;
+			w->at = at;
+			return true;
+		}
+	}
+	return false;
 }
 
 bool rules_wording(const char *text, size_t len, struct smtpcode_wording *w)
@@ -328,10 +467,24 @@ const struct smtpcode_entry *rules_provider(const char *text, size_t len,
 	return NULL;
 }
 
-const char *rules_origin(const char *s)
+/* The rule that holds s, or NULL. */
+static const struct rule *rule_of(const char *s)
 {
 	for (size_t i = 0; s && i < nrules; i++)
 		if (rules[i].text == s)
-			return rules[i].origin;
+			return &rules[i];
 	return NULL;
+}
+
+const char *rules_origin(const char *s)
+{
+	const struct rule *r = rule_of(s);
+	return r ? r->origin : NULL;
+}
+
+const char *rules_name(const char *s)
+{
+	const struct rule *r = rule_of(s);
+	return r && r->kind == RULE_ENTRY && r->entry < nnames ? names[r->entry]
+	                                                       : NULL;
 }

@@ -25,6 +25,13 @@ void rules_free(void);
  * false when no rule's phrase is in it. */
 bool rules_wording(const char *text, size_t len, struct smtpcode_wording *w);
 
+/* The reason a site's entry (a code record) gives result res's reply
+ * text[0..len): one for its code, and its provider when it names one,
+ * whose match: fragment the text holds; false when none.  Before any
+ * other reason: the site says what this wording means with this code. */
+bool rules_entry(const struct smtpcode_result *res, const char *text,
+                 size_t len, struct smtpcode_wording *w);
+
 /* The provider whose marker, added by a rule, text[0..len) holds, the
  * marker in *marker; NULL when none. */
 const struct smtpcode_entry *rules_provider(const char *text, size_t len,
@@ -34,5 +41,8 @@ const struct smtpcode_entry *rules_provider(const char *text, size_t len,
  * rules_provider() gave) is written, "FILE:LINE"; NULL for any other s
  * (the built-in ones). */
 const char *rules_origin(const char *s);
+/* The name of the site's entry whose match fragment s is; NULL for any
+ * other s. */
+const char *rules_name(const char *s);
 
 #endif
