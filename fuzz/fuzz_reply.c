@@ -8,7 +8,11 @@
  * the input (ignoring case), the picked entry belongs to the provider and
  * is an entry for the reply's code (or a range holding it, or its basic
  * code); "how" agrees with what was picked; known and the answer follow
- * from the entries; resolving twice gives the same result.
+ * from the entries; resolving twice gives the same result.  As pasted
+ * text: the code found lies inside the input, with its text inside its
+ * span, or nothing is found and all is zero; an entry picked without a
+ * code is its provider's, picked by a phrase and a marker the input
+ * holds.
  */
 #include "fuzz.h"
 
@@ -185,6 +189,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	given = providers[h % nproviders];
 	smtpcode_resolve(&q, size ? s : NULL, size, given, &r);
 	check_result(&q, s, size, given, &r);
+
+	/* As pasted text (the CLI's lookup of any text). */
+	{
+		struct smtpcode_query p;
+		struct smtpcode_text at;
+		if (smtpcode_find_pasted(size ? s : NULL, size, &p, &at)) {
+			CHECK(p.basic || p.enhanced);
+			CHECK(at.s >= s && at.len <= size - (size_t)(at.s - s));
+			CHECK(p.text_off <= at.len && p.text_len <= at.len - p.text_off);
+		} else {
+			CHECK(!p.basic && !p.enhanced && !at.s && !at.len);
+		}
+		if (smtpcode_resolve_words(size ? s : NULL, size, NULL, &r)) {
+			CHECK(r.match.how == SMTPCODE_MATCH_PHRASE && r.match.entry);
+			CHECK(r.match.marker && contains(s, size, r.match.marker, 0));
+			CHECK(contains(s, size, r.match.phrase, 1));
+			CHECK(smtpcode_provider_of(r.match.entry) == r.match.provider);
+			CHECK(smtpcode_answer(&r) == r.match.entry && r.known);
+		}
+		(void)smtpcode_is_message(size ? s : NULL, size);
+	}
 
 	/* Only the reply text, as the CLI passes a log's or a bounce's. */
 	if (q.text_len) {
