@@ -38,7 +38,8 @@ data=$(find data -mindepth 2 -name '*.txt' | LC_ALL=C sort)
 gentable_sources=$(find tools/gentable -name '*.c' ! -name main.c | LC_ALL=C sort | tr '\n' ' ')
 # shellcheck disable=SC2086
 $cc $base -Itools/gentable -o "$tmp/gentable" tools/gentable/main.c \
-	$gentable_sources src/core/parse.c src/core/vocab.c src/util/utf8.c
+	$gentable_sources src/core/parse.c src/core/vocab.c src/util/utf8.c \
+	src/util/datafmt.c
 # shellcheck disable=SC2086
 "$tmp/gentable" "$tmp/table.c" data/DATE $data
 
@@ -53,7 +54,7 @@ done
 # Extra sources and flags per target.
 extra() {
 	case $1 in
-	json) echo "-Isrc/cli src/cli/render_json.c src/cli/fields.c src/cli/format.c" ;;
+	json) echo "-Isrc/cli src/cli/render_json.c src/cli/fields.c src/cli/format.c src/cli/rules.c" ;;
 	gentable) echo "-Itools/gentable $gentable_sources" ;;
 	*) echo "" ;;
 	esac
@@ -75,7 +76,7 @@ for t in $targets; do
 	cp fuzz/corpus/"$t"/* "$tmp/corpus/$t/"
 	if [ "$t" = gentable ]; then
 		# The generator's objects, not the library's table and lookups.
-		objs="$tmp/lib/parse.o $tmp/lib/vocab.o $tmp/lib/utf8.o"
+		objs="$tmp/lib/parse.o $tmp/lib/vocab.o $tmp/lib/utf8.o $tmp/lib/datafmt.o"
 	else
 		objs=$(ls "$tmp"/lib/*.o)
 	fi
