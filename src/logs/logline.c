@@ -189,9 +189,10 @@ bool smtpcode_find_code(const char *s, size_t len, struct smtpcode_query *q,
  * A basic code alone, for pasted text (smtpcode_find_pasted()): 4xx or
  * 5xx, standing where a reply starts.  That is the start of a line (after
  * blanks and '>' quoting), after a colon and blanks ("said: 550 ...",
- * "RCPT TO:<x@y>: 550 ..."), or right after a quote or '#' ("returned
- * '554 ...'", "#550"); it ends at the text's end, a blank or a '-' that
- * a letter follows ("550-Mailbox").  So numbers in prose ("3 of 550
+ * "RCPT TO:<x@y>: 550 ..."), after a semicolon (a DSN's "smtp;550 ..."
+ * or "smtp; 550 ..."), or right after a quote or '#' ("returned '554
+ * ...'", "#550"); it ends at the text's end, a blank or a '-' that a
+ * letter follows ("550-Mailbox").  So numbers in prose ("3 of 550
  * messages"), ports ("host:550"), times and sizes are not taken.
  */
 static bool basic_reply_at(const char *s, const char *c, const char *end)
@@ -205,7 +206,7 @@ static bool basic_reply_at(const char *s, const char *c, const char *end)
 		return false;
 	while (p > s && (p[-1] == ' ' || p[-1] == '\t' || p[-1] == '>'))
 		p--;
-	if (p == s || p[-1] == '\n' || p[-1] == '\r')
+	if (p == s || p[-1] == '\n' || p[-1] == '\r' || p[-1] == ';')
 		return true;
 	if (p < c && p[-1] == ':')
 		return true;
