@@ -393,6 +393,11 @@ static int lookup_one(const struct options *o, const char *arg, size_t len,
 		return EXIT_FOUND;
 	}
 	if (err && smtpcode_pattern_parse(arg, len, &pat) == 0 && pat.wild) {
+		if (lined) { /* one result per line: a pattern has many */
+			emit_missing(o, arg, "a pattern (use --list for its codes)",
+			             lined);
+			return EXIT_UNKNOWN;
+		}
 		if (list(o, &pat, arg) == EXIT_FOUND)
 			return EXIT_FOUND;
 		emit_missing(o, arg, "no code matches the pattern", lined);
