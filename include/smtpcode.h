@@ -608,7 +608,9 @@ bool smtpcode_find_code(const char *s, size_t len, struct smtpcode_query *q,
  * sentence): the first enhanced code as smtpcode_find_code() takes it;
  * failing that, a basic code 4xx or 5xx standing where a reply starts: at
  * a line's start, after a colon ("said: 550 ..."), or after a quote or
- * '#' ("returned '554 ...'").  Returns as smtpcode_find_code() does.
+ * '#' ("returned '554 ...'").  Returns as smtpcode_find_code() does,
+ * but a reply that a quote opens ends before the same quote at the end of
+ * its line.
  */
 bool smtpcode_find_pasted(const char *s, size_t len, struct smtpcode_query *q,
                           struct smtpcode_text *at);

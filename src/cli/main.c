@@ -314,6 +314,22 @@ static void by_rule(struct smtpcode_result *r, const char *marker)
 	}
 }
 
+/* Show r, resolved from text[0..len) (a rule's marker, when one named its
+ * provider), its reason from the words where they give it, as resting on
+ * from ("code", "phrase"). */
+static void answer(const struct options *o, struct smtpcode_result *r,
+                   const char *text, size_t len, const char *marker,
+                   const char *from)
+{
+	struct smtpcode_wording words;
+	struct row w;
+	by_rule(r, marker);
+	words_of(r, text, len, &words);
+	row_of_result(&w, r, text, SMTPCODE_REPORT_UNSAID, &words);
+	w.verdict_from = from;
+	emit(o, &w, r, text);
+}
+
 /*
  * Text that is not a reply starting with its code: the code found in it
  * (the whole text picks the provider and entry); else the entry that a
@@ -335,34 +351,25 @@ static int lookup_text(const struct options *o, const char *text, size_t len,
 
 	if (smtpcode_find_pasted(text, len, &q, &at)) {
 		q.text_off += (size_t)(at.s - text);
-		/* "returned '550 5.1.1 ...'": the closing quote is not the
-		 * reply's. */
-		if (at.s > text && (at.s[-1] == '\'' || at.s[-1] == '"') &&
-		    q.text_len && text[q.text_off + q.text_len - 1] == at.s[-1])
-			q.text_len--;
 		smtpcode_resolve(&q, text, len, p, &r);
-		by_rule(&r, marker);
-		words_of(&r, text, len, &words);
-		row_of_result(&w, &r, text, SMTPCODE_REPORT_UNSAID, &words);
-		w.verdict_from = "code";
-	} else if (smtpcode_resolve_words(text, len, p, &r)) {
-		by_rule(&r, marker);
-		words_of(&r, text, len, &words);
-		row_of_result(&w, &r, text, SMTPCODE_REPORT_UNSAID, &words);
-		w.verdict_from = "phrase";
-	} else if (wording_of(text, len, &words)) {
+		answer(o, &r, text, len, marker, "code");
+		return r.known ? EXIT_FOUND : EXIT_UNKNOWN;
+	}
+	if (smtpcode_resolve_words(text, len, p, &r)) {
+		answer(o, &r, text, len, marker, "phrase");
+		return EXIT_FOUND;
+	}
+	if (wording_of(text, len, &words)) {
 		row_of_result(&w, &r, text, SMTPCODE_REPORT_UNSAID, &words);
 		w.verdict_from = "words";
-	} else {
-		if (!lined)
-			fprintf(stderr, "smtpcode: '%s' holds %s (expected a code "
-			        "such as 4.3.1, or a reply's words)\n",
-			        escape_text(text, len), none);
-		emit_missing(o, text, none, lined);
-		return EXIT_UNKNOWN;
+		emit(o, &w, &r, text);
+		return EXIT_FOUND;
 	}
-	emit(o, &w, &r, text);
-	return r.known || !w.code[0] ? EXIT_FOUND : EXIT_UNKNOWN;
+	if (!lined)
+		fprintf(stderr, "smtpcode: '%s' holds %s (expected a code such as "
+		        "4.3.1, or a reply's words)\n", escape_text(text, len), none);
+	emit_missing(o, text, none, lined);
+	return EXIT_UNKNOWN;
 }
 
 /*
@@ -380,7 +387,6 @@ static int lookup_one(const struct options *o, const char *arg, size_t len,
 	struct smtpcode_result r;
 	struct smtpcode_pattern pat;
 	const struct smtpcode_entry *cat;
-	struct smtpcode_wording words;
 	struct row w;
 	const struct smtpcode_entry *p;
 	const char *marker;
@@ -426,11 +432,7 @@ static int lookup_one(const struct options *o, const char *arg, size_t len,
 	}
 	p = provider_for(o, arg, len, &marker);
 	smtpcode_resolve(&q, arg, len, p, &r);
-	by_rule(&r, marker);
-	words_of(&r, arg, len, &words);
-	row_of_result(&w, &r, arg, SMTPCODE_REPORT_UNSAID, &words);
-	w.verdict_from = "code";
-	emit(o, &w, &r, arg);
+	answer(o, &r, arg, len, marker, "code");
 	return r.known ? EXIT_FOUND : EXIT_UNKNOWN;
 }
 
@@ -444,12 +446,11 @@ static int worse(int a, int b)
 struct pasted {
 	const struct options *o;
 	int status;
-	bool any;
 };
 
-/* One message of standard input's (message_fn): a mail message is read
- * as --mail reads it; anything else is one text to look up, its blank
- * ends left out. */
+/* One message of standard input's (message_fn; an empty input is one
+ * too, of length 0): a mail message is read as --mail reads it; anything
+ * else is one text to look up, its blank ends left out. */
 static int lookup_pasted(void *ctx, const char *text, size_t len,
                          long number)
 {
@@ -458,18 +459,15 @@ static int lookup_pasted(void *ctx, const char *text, size_t len,
 	bool took;
 
 	(void)number;
-	p->any = true;
 	if (smtpcode_is_message(text, len)) {
 		struct mail_options mo = {record_format(p->o), p->o->provider};
 		if (read_mail_text(&mo, "(standard input)", text, len) != 0)
 			p->status = EXIT_ERROR;
 		return 0;
 	}
-	while (len && (text[len - 1] == '\n' || text[len - 1] == '\r' ||
-	               text[len - 1] == ' ' || text[len - 1] == '\t'))
+	while (len && blank(text[len - 1]))
 		len--;
-	while (len && (*text == '\n' || *text == '\r' || *text == ' ' ||
-	               *text == '\t'))
+	while (len && blank(*text))
 		text++, len--;
 	if (len == 0 || memchr(text, '\0', len)) {
 		fprintf(stderr, "smtpcode: (standard input): %s (expected a code, "
@@ -494,14 +492,9 @@ static int lookup_pasted(void *ctx, const char *text, size_t len,
 static int lookup_stdin(const struct options *o)
 {
 	struct message_buffer b = {NULL, 0};
-	struct pasted p = {o, EXIT_FOUND, false};
+	struct pasted p = {o, EXIT_FOUND};
 	int r = each_message("-", &b, lookup_pasted, &p);
 	free(b.data);
-	if (r == 0 && !p.any) {
-		fputs("smtpcode: (standard input): empty (expected a code, a "
-		      "reply, text or a message)\n", stderr);
-		return EXIT_ERROR;
-	}
 	return r ? EXIT_ERROR : p.status;
 }
 

@@ -213,19 +213,36 @@ static bool basic_reply_at(const char *s, const char *c, const char *end)
 	return p == c && (c[-1] == '\'' || c[-1] == '"' || c[-1] == '#');
 }
 
+/* A reply quoted in the text ("returned '550 5.1.1 ...'") ends before its
+ * closing quote: the quote is not the reply's. */
+static void unquote(const char *s, struct smtpcode_query *q,
+                    struct smtpcode_text *at)
+{
+	char open = at->s > s ? at->s[-1] : 0;
+	if ((open == '\'' || open == '"') && q->text_len &&
+	    at->s[q->text_off + q->text_len - 1] == open) {
+		q->text_len--;
+		at->len--;
+	}
+}
+
 bool smtpcode_find_pasted(const char *s, size_t len, struct smtpcode_query *q,
                           struct smtpcode_text *at)
 {
 	const char *end;
-	if (smtpcode_find_code(s, len, q, at))
+	if (smtpcode_find_code(s, len, q, at)) {
+		unquote(s, q, at);
 		return true;
+	}
 	if (!s)
 		return false; /* (zeroed by smtpcode_find_code()) */
 	end = s + len;
 	for (const char *c = s; c < end; c++)
 		if ((*c == '4' || *c == '5') && basic_reply_at(s, c, end) &&
-		    take_code(c, c + 3, end, q, at))
+		    take_code(c, c + 3, end, q, at)) {
+			unquote(s, q, at);
 			return true;
+		}
 	memset(q, 0, sizeof *q);
 	return false;
 }
