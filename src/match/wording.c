@@ -63,6 +63,19 @@ static bool phrase_at(const unsigned char *s, size_t len,
 	return true;
 }
 
+/* Where the <...> that opens at s[i] ends (past its '>'), or i when no
+ * '>' closes it: what it encloses is an address or a host, not words.
+ * *close keeps where the next '>' is (len when none), looked for once per
+ * stretch, so that many '<' without a '>' cost no more than one. */
+static inline size_t past_enclosed(const unsigned char *s, size_t len,
+                                   size_t i, size_t *close)
+{
+	if (*close <= i)
+		for (*close = i + 1; *close < len && s[*close] != '>';)
+			(*close)++;
+	return *close < len ? *close + 1 : i;
+}
+
 /* Where the four bytes of a head that ends at s[i] start in s: a run of
  * blanks is one byte of it, and starts at its first blank.  Looked for
  * only when a phrase is found, rather than kept for every place. */
@@ -91,22 +104,17 @@ bool smtpcode_wording(const char *text, size_t len, struct smtpcode_wording *w)
 	w->at = 0;
 	if (!text)
 		return false;
-	/* close: where the next '>' is, or len; looked for once per stretch,
-	 * so that many '<' without a '>' cost no more than one. */
 	for (size_t i = 0, close = 0; i < len;) {
 		unsigned char c;
 		size_t after = 0; /* where the tail ends in s */
 		uint32_t tail = 0;
 		unsigned k, end;
 		bool tail_known;
-		/* What <...> encloses is an address or a host, not words: no
-		 * phrase runs into it or across it. */
+		/* No phrase runs into <...> or across it. */
 		if (s[i] == '<') {
-			if (close <= i)
-				for (close = i + 1; close < len && s[close] != '>';)
-					close++;
-			if (close < len) {
-				i = close + 1;
+			size_t past = past_enclosed(s, len, i, &close);
+			if (past != i) {
+				i = past;
 				head = 0;
 				continue;
 			}
@@ -167,13 +175,11 @@ bool smtpcode_wording_has(const char *text, size_t len, const char *phrase,
 	}
 	if (n == 0)
 		return false;
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] == '<') { /* an address or a host: passed over */
-			size_t close = i + 1;
-			while (close < len && s[close] != '>')
-				close++;
-			if (close < len) {
-				i = close;
+	for (size_t i = 0, close = 0; i < len; i++) {
+		if (s[i] == '<') {
+			size_t past = past_enclosed(s, len, i, &close);
+			if (past != i) {
+				i = past - 1; /* (the loop steps past it) */
 				continue;
 			}
 		}
