@@ -97,13 +97,25 @@ static const char *kind_name(enum rule_kind k)
 	                                                            : "code";
 }
 
-/* Whether rules a and b, of one kind, hold the same text to its matcher. */
+/* Whether entry rule r is for code q: the same enhanced code, or the
+ * same basic code when r names one (a reply "550 5.7.1" is a 550's). */
+static bool for_code(const struct rule *r, const struct smtpcode_query *q)
+{
+	const struct smtpcode_query *c = &r->code;
+	if (c->enhanced)
+		return q->enhanced && q->cls == c->cls &&
+		       q->subject == c->subject && q->detail == c->detail;
+	return q->basic == c->basic;
+}
+
+/* Whether rules a and b, of one kind, hold the same text to its matcher
+ * (entries: for the same code and provider). */
 static bool same_rule(const struct rule *a, const struct rule *b)
 {
 	if (a->kind == RULE_MARKER)
 		return strcmp(a->text, b->text) == 0;
 	if (a->kind == RULE_ENTRY &&
-	    (memcmp(&a->code, &b->code, sizeof a->code) != 0 ||
+	    (!for_code(a, &b->code) || a->code.enhanced != b->code.enhanced ||
 	     a->provider != b->provider))
 		return false;
 	return datafmt_same_phrase(a->text, b->text);
@@ -403,13 +415,8 @@ void rules_free(void)
 static bool entry_applies(const struct rule *r,
                           const struct smtpcode_result *res)
 {
-	const struct smtpcode_query *q = &res->query, *c = &r->code;
-	if (r->provider && r->provider != res->match.provider)
-		return false;
-	if (c->enhanced)
-		return q->enhanced && q->cls == c->cls &&
-		       q->subject == c->subject && q->detail == c->detail;
-	return q->basic == c->basic;
+	return (!r->provider || r->provider == res->match.provider) &&
+	       for_code(r, &res->query);
 }
 
 bool rules_entry(const struct smtpcode_result *res, const char *text,
