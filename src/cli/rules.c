@@ -43,7 +43,7 @@ struct rule {
 	struct smtpcode_query code;            /* RULE_ENTRY */
 	size_t entry;       /* RULE_ENTRY: its record's name, in names[] */
 	char *text;         /* the phrase, marker or fragment */
-	char origin[64];    /* FILE:LINE, shortened when long */
+	char *origin;       /* FILE:LINE, the file's name whole */
 };
 
 static struct rule *rules;
@@ -153,7 +153,6 @@ static void add_rule(struct reading *rd, const char *value)
 	r->provider = rec->provider;
 	r->code = rec->code;
 	r->entry = rec->name;
-	snprintf(r->origin, sizeof r->origin, "%.50s:%ld", rd->path, rd->line);
 	r->text = (char *)value; /* compared; copied below */
 	for (size_t i = 0; i < nrules; i++)
 		if (rules[i].kind == r->kind && same_rule(&rules[i], r)) {
@@ -161,11 +160,19 @@ static void add_rule(struct reading *rd, const char *value)
 			     rules[i].origin);
 			return;
 		}
-	if (!(r->text = malloc(len + 1))) {
+	int olen = snprintf(NULL, 0, "%s:%ld", rd->path, rd->line);
+	char *text = malloc(len + 1);
+	char *origin = olen < 0 ? NULL : malloc((size_t)olen + 1);
+	if (!text || !origin) {
+		free(text);
+		free(origin);
 		fail(rd, rd->line, "out of memory");
 		return;
 	}
-	memcpy(r->text, value, len + 1);
+	memcpy(text, value, len + 1);
+	snprintf(origin, (size_t)olen + 1, "%s:%ld", rd->path, rd->line);
+	r->text = text;
+	r->origin = origin;
 	nrules++;
 }
 
@@ -400,8 +407,10 @@ int rules_load(const char *path)
 
 void rules_free(void)
 {
-	for (size_t i = 0; i < nrules; i++)
+	for (size_t i = 0; i < nrules; i++) {
 		free(rules[i].text);
+		free(rules[i].origin);
+	}
 	for (size_t i = 0; i < nnames; i++)
 		free(names[i]);
 	free(rules);
