@@ -579,6 +579,23 @@ const char *smtpcode_event_dialect(const struct smtpcode_event *e);
 /* The layout, as struct smtpcode_logline's format. */
 enum smtpcode_log_format smtpcode_event_format(const struct smtpcode_event *e);
 
+/* Since 0.7: which side of the mail the line is from.  Its status is one
+ * of fixed words (since 0.7, in every dialect): the sending side's sent,
+ * deferred, bounced, expired (a message this server could or could not
+ * deliver); the receiving side's rejected, warned, discarded (what this
+ * server did to a client's command); auth-failed (a client's login).  Its
+ * stage is one of connect, helo, starttls, auth, mail, rcpt, data,
+ * end-of-data, header, body, quit. */
+enum smtpcode_log_side {
+	SMTPCODE_SIDE_UNKNOWN,  /* free text, or a status that does not say */
+	SMTPCODE_SIDE_DELIVERY, /* "delivery": we could (not) deliver */
+	SMTPCODE_SIDE_REJECT,   /* "reject": we refused others */
+	SMTPCODE_SIDE_AUTH      /* "auth": a login was refused */
+};
+enum smtpcode_log_side smtpcode_event_side(const struct smtpcode_event *e);
+/* "delivery", "reject", "auth", or NULL for SMTPCODE_SIDE_UNKNOWN. */
+const char *smtpcode_side_name(enum smtpcode_log_side side);
+
 /* The dialects the library reads, i from 0 to smtpcode_dialect_count() - 1,
  * by id; NULL for i out of range. */
 size_t smtpcode_dialect_count(void);

@@ -7,8 +7,10 @@
  * the SMTPCODE_EVENT_SPACE bytes the header reserves.
  */
 #include <stdalign.h>
+#include <string.h>
 
 #include "dialect.h"
+#include "logvocab.h"
 #include "smtpcode.h"
 
 struct smtpcode_event {
@@ -111,6 +113,48 @@ const char *smtpcode_event_dialect(const struct smtpcode_event *e)
 enum smtpcode_log_format smtpcode_event_format(const struct smtpcode_event *e)
 {
 	return e->line.format;
+}
+
+enum smtpcode_log_side log_side_of(struct smtpcode_text status)
+{
+	static const struct {
+		const char *word;
+		enum smtpcode_log_side side;
+	} sides[] = {
+		{LOG_STATUS_SENT, SMTPCODE_SIDE_DELIVERY},
+		{LOG_STATUS_DEFERRED, SMTPCODE_SIDE_DELIVERY},
+		{LOG_STATUS_BOUNCED, SMTPCODE_SIDE_DELIVERY},
+		{LOG_STATUS_EXPIRED, SMTPCODE_SIDE_DELIVERY},
+		{LOG_STATUS_REJECTED, SMTPCODE_SIDE_REJECT},
+		{LOG_STATUS_WARNED, SMTPCODE_SIDE_REJECT},
+		{LOG_STATUS_DISCARDED, SMTPCODE_SIDE_REJECT},
+		{LOG_STATUS_AUTH_FAILED, SMTPCODE_SIDE_AUTH},
+	};
+	for (size_t i = 0; i < sizeof sides / sizeof *sides; i++)
+		if (status.len == strlen(sides[i].word) &&
+		    memcmp(status.s, sides[i].word, status.len) == 0)
+			return sides[i].side;
+	return SMTPCODE_SIDE_UNKNOWN;
+}
+
+enum smtpcode_log_side smtpcode_event_side(const struct smtpcode_event *e)
+{
+	return log_side_of(e->line.status);
+}
+
+const char *smtpcode_side_name(enum smtpcode_log_side side)
+{
+	switch (side) {
+	case SMTPCODE_SIDE_DELIVERY:
+		return "delivery";
+	case SMTPCODE_SIDE_REJECT:
+		return "reject";
+	case SMTPCODE_SIDE_AUTH:
+		return "auth";
+	case SMTPCODE_SIDE_UNKNOWN:
+		break;
+	}
+	return NULL;
 }
 
 size_t smtpcode_dialect_count(void)
