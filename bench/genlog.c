@@ -8,8 +8,14 @@
  * bounces and deferrals, Sendmail and Courier deliveries, and qmail's
  * (whose replies are glued with '_', so no code is read from them).
  *
- * usage: genlog SIZE[k|M|G] [SEED]
+ * With --mixed, the log is no MTA's in particular: every family of lines
+ * below, the receiving side's rejects and login failures of each MTA
+ * included, comes as often as any other, so that no one reader's speed
+ * stands for all (bench/run measures both logs).
+ *
+ * usage: genlog [--mixed] SIZE[k|M|G] [SEED]
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,6 +89,27 @@ static const char *const qmail[] = {
 	"qmail: 1714%06u.%06u delivery %u: deferral: Connected_to_192.0.2.%u_but_sender_was_rejected./Remote_host_said:_451_4.3.0_<%s>_temporary_failure_on_192.0.2.%u/",
 };
 
+/* The other families of --mixed, each with the same three arguments, in
+ * this order: a pid, the last byte of an address, the recipient (those
+ * that need fewer leave the last unused). */
+static const char *const others[] = {
+	"postfix/postscreen[%u]: NOQUEUE: reject: RCPT from [203.0.113.%u]:41234: 550 5.7.1 Service unavailable; client [203.0.113.9] blocked using zen.spamhaus.org; from=<a@example.org>, to=<%s>, proto=ESMTP, helo=<x>",
+	"postfix/smtpd[%u]: warning: unknown[203.0.113.%u]: SASL LOGIN authentication failed: UGFzc3dvcmQ6 (%s)",
+	"postfix/cleanup[%u]: 4VbNq91XyZz%u: milter-reject: END-OF-MESSAGE from unknown[203.0.113.7]: 5.7.1 Spam message rejected; from=<a@example.org> to=<%s> proto=ESMTP helo=<x>",
+	"postfix/lmtp[%u]: 4VbNq91XyZz%u: to=<%s>, relay=mail.example.com[private/dovecot-lmtp], delay=0.1, delays=0/0/0/0.1, dsn=5.2.2, status=bounced (host mail.example.com[private/dovecot-lmtp] said: 552 5.2.2 Mailbox is full (in reply to end of DATA command))",
+	"exim[%u]: H=(x) [203.0.113.%u] F=<a@example.org> rejected RCPT <%s>: Unrouteable address",
+	"exim[%u]: dovecot_login authenticator failed for (x) [203.0.113.%u]: 535 Incorrect authentication data (set_id=%s)",
+	"sendmail[%u]: 4%uA: ruleset=check_rcpt, arg1=<%s>, relay=[203.0.113.9], reject=550 5.7.1 <x@example.com>... Relaying denied",
+	"courieresmtpd[%u]: error,relay=::ffff:203.0.113.%u,port=41234,msg=\"550 User unknown.\",cmd: RCPT TO:<%s>",
+	"qmail-smtpd[%u]: 203.0.113.%u: 421 unable to verify sender <%s>",
+	"rblsmtpd[%u]: 203.0.113.%u pid 4242: 451 Blocked, see http://www.spamhaus.org/query/bl?ip=203.0.113.9",
+	"smtpd[%u]: 4f3a%u mta delivery evpid=4f3a0c2b1d9e8f7a from=<a@example.org> to=<%s> rcpt=<-> source=\"192.0.2.1\" relay=\"192.0.2.9 (mx.example.com)\" delay=2s result=\"TempFail\" stat=\"451 4.7.1 Greylisted, try again later\"",
+	"haraka[%u]: [ERROR] [B1C2%u] [outbound] bounce: 550 5.1.1 <%s>: Recipient address rejected: User unknown",
+	"dovecot[%u]: lmtp(%u): Error: lmtp-server: conn 192.0.2.1:41234 [1]: rcpt %s: 552 5.2.2 Mailbox is full (quota exceeded)",
+};
+
+static bool mixed;
+
 static void line(char *buf, size_t size, unsigned long n)
 {
 	char to[64], host[64];
@@ -93,8 +120,21 @@ static void line(char *buf, size_t size, unsigned long n)
 	snprintf(to, sizeof to, "user%u@%s", next() % 5000, d);
 	snprintf(host, sizeof host, "mx%u.%s", u % 3, d);
 	/* Of twenty lines: six of noise, one reject, eight Postfix
-	 * deliveries, two Exim lines, one each of Sendmail, Courier, qmail. */
-	switch (next() % 20) {
+	 * deliveries, two Exim lines, one each of Sendmail, Courier, qmail.
+	 * --mixed: each of the families above (noise, a reject, a Postfix
+	 * delivery, Exim, Sendmail, Courier, qmail) and of others[] as often
+	 * as any other. */
+	unsigned family = mixed ? next() % (7 + sizeof others / sizeof *others)
+	                        : 20;
+	if (family >= 7 && family < 20) {
+		const char *f = others[family - 7];
+		unsigned pid = next() % 30000;
+		len += snprintf(buf + len, size - (size_t)len, f, pid, u, to);
+		(void)len;
+		return;
+	}
+	static const unsigned first_case[7] = {0, 3, 12, 7, 9, 10, 11};
+	switch (family < 7 ? first_case[family] : next() % 20) {
 	case 0:
 	case 1:
 	case 2:
@@ -164,8 +204,13 @@ int main(int argc, char **argv)
 	unsigned long n = 0;
 	char *end, buf[2048];
 
+	if (argc > 1 && strcmp(argv[1], "--mixed") == 0) {
+		mixed = true;
+		argc--;
+		argv++;
+	}
 	if (argc < 2) {
-		fputs("usage: genlog SIZE[k|M|G] [SEED]\n", stderr);
+		fputs("usage: genlog [--mixed] SIZE[k|M|G] [SEED]\n", stderr);
 		return 2;
 	}
 	size = strtoull(argv[1], &end, 10);
