@@ -1,8 +1,9 @@
 /*
- * Reading files and pipes: in blocks of whole lines through fixed
- * buffers, so memory stays flat however large the input; or as it
- * comes, inflated when it is gzip data, for --mail's messages.  Every
- * failure names the file and the system error.
+ * Reading files and pipes, inflated when they are gzip data: in blocks of
+ * whole lines through fixed buffers, so memory stays flat however large
+ * the input (the log modes, --stdin), a pipe's lines handed on as they
+ * come and a binary file skipped; or as it comes, for --mail's messages.
+ * Every failure names the file and the system error.
  */
 #include <errno.h>
 #include <fcntl.h>
