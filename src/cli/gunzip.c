@@ -1,8 +1,9 @@
 /*
- * Inflating gzip data as it is read, for --mail: a message or an mbox
- * compressed with gzip is read through zlib, a buffer of compressed bytes
- * at a time, so that memory stays the same whatever the data inflates to
- * (a gzip bomb is cut by the reader's limit on a message, not by memory).
+ * Inflating gzip data as it is read, for --mail and the log modes: a
+ * message, an mbox or a log compressed with gzip is read through zlib, a
+ * buffer of compressed bytes at a time, so that memory stays the same
+ * whatever the data inflates to (a gzip bomb is cut by the reader's limit
+ * on a message or a line, not by memory).
  * Members one after another (gzip a b > c, or cat a.gz b.gz) are one
  * stream of data, as gunzip(1) reads them.
  */

@@ -1,8 +1,9 @@
 /*
- * Reading files and pipes: in blocks of whole lines through fixed
- * buffers, so memory stays flat however large the input; or as it
- * comes, inflated when it is gzip data, for --mail's messages.  Every
- * failure names the file and the system error.
+ * Reading files and pipes, inflated when they are gzip data: in blocks of
+ * whole lines through fixed buffers, so memory stays flat however large
+ * the input (the log modes, --stdin), a pipe's lines handed on as they
+ * come and a binary file skipped; or as it comes, for --mail's messages.
+ * Every failure names the file and the system error.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -96,9 +97,11 @@ void message_error(const char *path, long number, const char *why)
 /* A file read in blocks of whole lines: see input.h. */
 struct reader {
 	const char *path;
-	int fd;
+	struct stream in;     /* its bytes, inflated when they are gzip data */
 	int status;           /* -1 once a line was refused or a read failed */
 	bool eof, done;
+	bool live;            /* not a regular file: a pipe, a socket, a tty */
+	bool looked;          /* its first bytes were looked at (binary()) */
 	bool skipping;        /* inside a line longer than a block */
 	unsigned long lineno; /* lines before the next block */
 	const char *rest;     /* the line begun after the last block, in that */
@@ -114,18 +117,26 @@ struct reader *reader_open(const char *path)
 		return NULL;
 	}
 	r->path = path;
-	if ((r->fd = open_input(path, &regular, false)) < 0) {
+	/* Read as it comes, with read(): stream_read() inflates gzip data,
+	 * for the logs as for --mail's messages. */
+	r->in.path = path;
+	if ((r->in.fd = open_input(path, &regular, false)) < 0) {
 		free(r);
 		return NULL;
 	}
+	r->live = !regular;
 	return r;
+}
+
+bool reader_live(const struct reader *r)
+{
+	return r->live;
 }
 
 int reader_close(struct reader *r)
 {
 	int status = r->status;
-	if (r->fd != STDIN_FILENO)
-		close(r->fd);
+	stream_close(&r->in);
 	free(r);
 	return status;
 }
@@ -228,6 +239,33 @@ static void too_long(struct reader *r)
 	r->skipping = true;
 }
 
+/*
+ * Whether the first bytes read of a file, p[0..n), make it binary, so
+ * that it is skipped rather than shown as escapes: when, of the first
+ * BINARY_LOOK, more than one in 64 and at least BINARY_MIN are NUL or
+ * other control bytes that text does not hold (all below 0x20 but tab,
+ * newline, vertical tab, form feed, CR, backspace and ESC).  Compressed
+ * data, a program, an image, a binary journal or a log whose start a
+ * crash filled with NULs have hundreds there.  Not any NUL byte, as
+ * grep(1) decides: a log line may carry a few, written raw from a reply
+ * (tests/catalogue/logs/hostile.log), and one NUL put into a reply by a
+ * remote server would then hide the whole log.  Once per file, on its
+ * first read alone.
+ */
+#define BINARY_LOOK 4096
+#define BINARY_MIN 16
+static bool binary(const char *p, size_t n)
+{
+	size_t odd = 0;
+	if (n > BINARY_LOOK)
+		n = BINARY_LOOK;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+		odd += c < 0x20 && !(c >= '\b' && c <= '\r') && c != 0x1b;
+	}
+	return odd >= BINARY_MIN && odd > n / 64;
+}
+
 int reader_next(struct reader *r, char *buf, struct block *b)
 {
 	size_t have = r->nrest;
@@ -261,16 +299,23 @@ int reader_next(struct reader *r, char *buf, struct block *b)
 			too_long(r);
 			have = 0;
 		}
-		got = read(r->fd, buf + have,
-		           BLOCK_SIZE - have < READ_SIZE ? BLOCK_SIZE - have
-		                                         : READ_SIZE);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			input_error(r->path, strerror(errno));
+		/* (at least 2 bytes: stream_read() tells gzip by them) */
+		got = stream_read(&r->in, buf + have,
+		                  BLOCK_SIZE - have < READ_SIZE ? BLOCK_SIZE - have
+		                                                : READ_SIZE);
+		if (got < 0) { /* reported */
 			r->status = -1;
 			r->done = true;
 			break;
+		}
+		if (!r->looked && got > 0) {
+			r->looked = true;
+			if (binary(buf, (size_t)got)) {
+				input_error(r->path, "binary file, skipped");
+				r->status = -1;
+				r->done = true;
+				break;
+			}
 		}
 		r->eof = got == 0;
 		have += (size_t)got;
@@ -357,8 +402,12 @@ int each_line(const char *path, char *buf, line_fn *fn, void *ctx)
 
 	if (!r)
 		return -1;
-	while (reader_next(r, buf, &b) > 0)
+	while (reader_next(r, buf, &b) > 0) {
 		each_line_in(&b, fn, ctx);
+		/* What a pipe gave is answered before the wait for more. */
+		if (r->live)
+			out_flush();
+	}
 	return reader_close(r);
 }
 

@@ -17,9 +17,11 @@ typedef void line_fn(void *ctx, const char *line, size_t len,
  * refused with "FILE:LINE: line too long" and skipped, never cut. */
 #define MAX_LINE ((size_t)1 << 20)
 
-/* Call fn for each line of path ("-": standard input), read through buf
- * (BLOCK_SIZE bytes).  Returns 0, or -1 after reporting an error (or a
- * line too long) on stderr. */
+/* Call fn for each line of path ("-": standard input; gzip data
+ * inflated), read through buf (BLOCK_SIZE bytes), the output flushed
+ * after each block when the input is live (reader_live()).  Returns 0, or
+ * -1 after reporting an error (or a line too long, or a binary file) on
+ * stderr. */
 int each_line(const char *path, char *buf, line_fn *fn, void *ctx);
 
 /*
@@ -51,8 +53,13 @@ struct reader *reader_open(const char *path);
  * line) must be left as they were until this call, which moves them over;
  * buf may be that same buffer. */
 int reader_next(struct reader *r, char *buf, struct block *b);
-/* Close r: 0, or -1 when a line was refused or a read failed (both
- * reported). */
+/* Whether r reads a pipe, a socket or a terminal rather than a regular
+ * file: what it gives is to be answered at once (`tail -F log |
+ * smtpcode --annotate`), as each_line() does, before the wait for more. */
+bool reader_live(const struct reader *r);
+/* Close r: 0, or -1 when a line was refused, a read failed, the gzip
+ * data were bad or the file was binary ("binary file, skipped": control
+ * bytes that text does not hold in its first read; all reported). */
 int reader_close(struct reader *r);
 /* Call fn for each line of b, without its newline. */
 void each_line_in(const struct block *b, line_fn *fn, void *ctx);

@@ -504,6 +504,11 @@ void out_para_untrusted(const char *lead, unsigned indent, const char *s,
 	para(lead, indent, s, n, 1);
 }
 
+void out_flush(void)
+{
+	flush_buffer();
+}
+
 int out_finish(void)
 {
 	flush_buffer();
