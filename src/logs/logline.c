@@ -524,8 +524,12 @@ bool log_parse(const char *s, size_t len, struct smtpcode_logline *l,
 		for (i = 0; i < COUNT(at_mark); i++)
 			if (at_mark[i].read(l, s, from, end))
 				goto read;
-	if ((from = first_code_place(s, end)) == NULL)
+	if ((from = first_code_place(s, end)) == NULL) {
+		/* No code: a data dialect reads the line only when its program
+		 * wrote it (fields.c: a basic code alone, or words alone). */
+		log_fields_uncoded(l, s, end, rec);
 		goto read;
+	}
 	for (i = 0; i < COUNT(at_code); i++)
 		if (at_code[i].read(l, s, from, end))
 			goto read;
