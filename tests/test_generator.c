@@ -338,6 +338,9 @@ static const struct mutation mutations[] = {
 	 "program: a\nprogram: b\nprogram: c\nprogram: d\nprogram: e\n"
 	 "source: Example: log format page\n",
 	 "104: dialect example-log: more than 4 'program' lines"},
+	{"source: Example: log format page\n",
+	 "program: example mta\nsource: Example: log format page\n",
+	 "100: program: 'example mta' is not a syslog tag"},
 	{"host: host=\n", "host: host=\nstatus: status=\n",
 	 "99: engine fields reads no 'status' field"},
 	{"engine: fields\nname: Example MTA log\nmarker: examplemta:\nseparator: ,\nrecipient: rcpt=\nhost: host=\nreply-after: \": \"\n",

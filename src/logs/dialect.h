@@ -94,6 +94,12 @@ struct log_dialect_rec {
  * engine's are tried in this order. */
 extern const struct log_dialect_rec table_dialects[];
 extern const size_t table_ndialects;
+/* The records' programs at a glance, so that most lines' syslog tags are
+ * passed by two tests: bit n of table_program_lengths is set when some
+ * program is n bytes long (1 to 63), bit c of table_program_firsts when
+ * one starts with byte c. */
+extern const uint64_t table_program_lengths;
+extern const uint8_t table_program_firsts[32];
 
 /* ---- The interface of a dialect's reader ---- */
 
@@ -130,11 +136,14 @@ void log_sendmail_stat(struct smtpcode_logline *l, const char *v,
 bool log_fields_read(const struct log_dialect_rec *d,
                      struct smtpcode_logline *l, const char *s,
                      const char *end);
-/* fields.c: a line in which the prefilter found no code, read by the
- * fields record whose program wrote it (its syslog tag), if any; *rec
- * set to that record when one took it. */
-bool log_fields_uncoded(struct smtpcode_logline *l, const char *s,
-                        const char *end, const struct log_dialect_rec **rec);
+/* fields.c: line [s, end) read by the data dialects (engine fields):
+ * first those whose program wrote it (its syslog tag), then, when coded
+ * (the prefilter found a code in it), every one by its markers.  A line
+ * without a code is read only by its program's records.  *rec (rec
+ * non-NULL) is set to the record that took it. */
+bool log_fields_line(struct smtpcode_logline *l, const char *s,
+                     const char *end, bool coded,
+                     const struct log_dialect_rec **rec);
 
 /*
  * The engine of smtpcode_log_parse() and smtpcode_event_parse(): *l

@@ -185,21 +185,22 @@ static void reply_in(const struct log_dialect_rec *d,
 	const char *from = a;
 
 	if (d->underscores) {
-		size_t n = (size_t)(b - a) < sizeof copy ? (size_t)(b - a)
-		                                         : sizeof copy;
+		const char *e = (size_t)(b - a) < sizeof copy ? b : a + sizeof copy;
+		char *u;
 		/* qmail ends each sentence of its report with '/'
 		 * ("..._User_unknown/Giving_up_on_192.0.2.7./"): the reply
 		 * ends at the first, as a '/' inside it ("http://") is not
 		 * followed by a capital or the end. */
-		for (size_t i = 0; i < n; i++)
-			if (a[i] == '/' && (i + 1 == n || is_upper(a[i + 1]))) {
-				n = i;
+		for (const char *q = a; (q = scan_byte(q, e, '/')) != NULL; q++)
+			if (q + 1 == e || is_upper(q[1])) {
+				e = q;
 				break;
 			}
-		for (size_t i = 0; i < n; i++)
-			copy[i] = a[i] == '_' ? ' ' : a[i];
+		memcpy(copy, a, (size_t)(e - a));
+		b = copy + (e - a);
+		for (u = copy; (u = (char *)scan_byte(u, b, '_')) != NULL; u++)
+			*u = ' ';
 		from = copy;
-		b = copy + n;
 	}
 	take_reply(l, from, b);
 	if (l->reply.len && l->reply.s - from >= 2 && l->reply.s[-1] == '#' &&
@@ -280,50 +281,87 @@ bool log_fields_read(const struct log_dialect_rec *d,
 }
 
 /*
- * A line without a dotted code: read by the fields record whose program
- * wrote it, if any, so that a basic code alone (Courier's msg="550 User
- * unknown.", rblsmtpd's 451) and a line of words alone (qmail's
- * "success:") are read where the layout says.  The program is the syslog
+ * The program that wrote line [s, end), [*a, returned end): its syslog
  * tag, the word before the line's first ": " ("courieresmtpd:",
  * "haraka[123]:", its pid dropped), or, when that word is a number
- * (multilog's "delivery 42:"), the word before it.  Looked for within the
- * line's first 128 bytes: one scan of a short prefix, on the lines with
- * no code, which are the most.
+ * (multilog's "delivery 42:"), the word before it; NULL when there is
+ * none.  Looked for within the line's first 128 bytes: one scan of a
+ * short prefix, then the short walk back over the tag.
  */
-bool log_fields_uncoded(struct smtpcode_logline *l, const char *s,
-                        const char *end, const struct log_dialect_rec **rec)
+static const char *program_of(const char *s, const char *end, const char **a)
 {
 	const char *lim = end - s > 128 ? s + 128 : end;
-	const char *b = scan_pair(s, lim, ':', ' ', 1), *a;
-	size_t n, i, j;
+	const char *b = scan_pair(s, lim, ':', ' ', 1), *p;
+	size_t n;
 
 	if (!b)
-		return false;
-	if (b > s && b[-1] == ']' && (a = scan_last(s, b, '[')) != NULL)
-		b = a;
-	for (a = b; a > s && a[-1] != ' '; a--)
-		;
-	if (a < b && is_digit(*a) && a - s >= 2) {
-		for (n = 0; a + n < b && is_digit(a[n]); n++)
+		return NULL;
+	if (b > s && b[-1] == ']' && (p = scan_last(s, b, '[')) != NULL)
+		b = p;
+	p = (p = scan_last(s, b, ' ')) != NULL ? p + 1 : s;
+	if (p < b && is_digit(*p) && p - s >= 2) {
+		for (n = 0; p + n < b && is_digit(p[n]); n++)
 			;
-		if (a + n == b)
-			for (b = --a; a > s && a[-1] != ' '; a--)
-				;
-	}
-	n = (size_t)(b - a);
-	if (n == 0)
-		return false;
-	for (i = 0; i < table_ndialects; i++) {
-		const struct log_dialect_rec *d = &table_dialects[i];
-		for (j = 0; j < LOG_ALTS && d->program[j].len; j++)
-			if (d->program[j].len == n && memcmp(d->program[j].s, a, n) == 0)
-				break;
-		if (j < LOG_ALTS && d->program[j].len &&
-		    log_fields_read(d, l, s, end)) {
-			if (rec)
-				*rec = d;
-			return true;
+		if (p + n == b) {
+			b = p - 1;
+			p = (p = scan_last(s, b, ' ')) != NULL ? p + 1 : s;
 		}
 	}
+	*a = p;
+	return b;
+}
+
+/* Whether a program of some record may be [a, b): its length and first
+ * byte, by the generator's masks. */
+static bool may_be_program(const char *a, const char *b)
+{
+	size_t n = (size_t)(b - a);
+	unsigned char c = (unsigned char)*a;
+
+	return n > 0 && n < 64 && (table_program_lengths >> n & 1u) &&
+	       (table_program_firsts[c >> 3] >> (c & 7) & 1u);
+}
+
+/* Whether d names [a, a + n) among its programs. */
+static bool program_is(const struct log_dialect_rec *d, const char *a,
+                       size_t n)
+{
+	for (size_t j = 0; j < LOG_ALTS && d->program[j].len; j++)
+		if (d->program[j].len == n && memcmp(d->program[j].s, a, n) == 0)
+			return true;
 	return false;
+}
+
+/*
+ * The data dialects, see dialect.h.  A line without a dotted code is read
+ * by its program's records only, so that a basic code alone (Courier's
+ * msg="550 User unknown.", rblsmtpd's 451) and a line of words alone
+ * (qmail's "success:") are read where the layout says, and no other line
+ * costs more than the scan for its tag.  A coded line is tried on its
+ * program's records first, where it nearly always is, and then on every
+ * record by its markers (a Courier line whose tag is not courieresmtp).
+ */
+bool log_fields_line(struct smtpcode_logline *l, const char *s,
+                     const char *end, bool coded,
+                     const struct log_dialect_rec **rec)
+{
+	const char *a = NULL, *b = program_of(s, end, &a);
+	const struct log_dialect_rec *d;
+	size_t i;
+	bool tagged = b && may_be_program(a, b);
+
+	for (i = 0; tagged && i < table_ndialects; i++)
+		if (program_is(d = &table_dialects[i], a, (size_t)(b - a)) &&
+		    log_fields_read(d, l, s, end))
+			goto took;
+	for (i = 0; coded && i < table_ndialects; i++)
+		if ((d = &table_dialects[i])->engine == LOG_ENGINE_FIELDS &&
+		    !(tagged && program_is(d, a, (size_t)(b - a))) &&
+		    log_fields_read(d, l, s, end))
+			goto took;
+	return false;
+took:
+	if (rec)
+		*rec = d;
+	return true;
 }

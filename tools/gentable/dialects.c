@@ -221,6 +221,16 @@ static void check_fields_only(const struct record *r)
 	count_alts(r, "reply-after");
 	count_alts(r, "program");
 	count_alts(r, "status-word");
+	for (size_t i = 0; i < r->nfields; i++) {
+		const struct field *g = &r->fields[i];
+		/* A syslog tag: the masks of write_program_masks() hold
+		 * lengths up to 63. */
+		if (strcmp(g->def->name, "program") == 0 &&
+		    (strlen(g->value) > 63 || strpbrk(g->value, " :[\"")))
+			fail(g->file, g->line, "program: '%s' is not a syslog tag "
+			     "(up to 63 bytes, no space, ':', '[' or quote)",
+			     g->value);
+	}
 	if ((f = get(r, "side")) != NULL && (side = side_of(f->value)) == 0)
 		fail(f->file, f->line, "unknown side '%s' (expected delivery, "
 		     "reject or auth)", f->value);
@@ -458,6 +468,33 @@ static void write_fields_only(FILE *out, const struct record *r)
 	                                                       : "false");
 }
 
+/* table_program_lengths and table_program_firsts (dialect.h). */
+static void write_program_masks(FILE *out)
+{
+	unsigned long long lengths = 0;
+	unsigned char firsts[32] = {0};
+
+	for (size_t i = 0; i < nkept; i++)
+		for (size_t k = 0; k < kept[i].nfields; k++) {
+			const struct field *f = &kept[i].fields[k];
+			char buf[MAX_WORD + 8];
+			size_t n;
+			unsigned char c;
+			if (strcmp(f->def->name, "program") != 0 ||
+			    !unquote(f, buf, sizeof buf))
+				continue;
+			n = strlen(buf);
+			c = (unsigned char)buf[0];
+			lengths |= 1ull << n; /* n <= 63: check_fields_only() */
+			firsts[c >> 3] |= (unsigned char)(1u << (c & 7));
+		}
+	fprintf(out, "const uint64_t table_program_lengths = 0x%llxu;\n"
+	        "const uint8_t table_program_firsts[32] = {", lengths);
+	for (size_t i = 0; i < 32; i++)
+		fprintf(out, "%s%u", i ? ", " : "", firsts[i]);
+	fputs("};\n", out);
+}
+
 void write_dialects(FILE *out)
 {
 	fputs("\n#include \"dialect.h\"\n\n"
@@ -490,6 +527,7 @@ void write_dialects(FILE *out)
 	        "{NULL, 0}, {NULL, 0}, {{NULL, 0}}, NULL, 0, {{NULL, 0}}, "
 	        "{NULL}, NULL, {NULL, 0}, {{NULL, 0}}, false}\n};\n"
 	        "const size_t table_ndialects = %zu;\n", nkept);
+	write_program_masks(out);
 	for (size_t i = 0; i < nkept; i++)
 		free_fields(&kept[i]);
 	free(kept);
