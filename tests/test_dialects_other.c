@@ -293,11 +293,32 @@ static void test_program_decides(void **state)
 	}
 }
 
+/* A qmail reply whose words start with '_' and whose code follows them:
+ * the reply is the words, in the line (not in the copy the engine reads
+ * them from). */
+static void test_qmail_reply_in_line(void **state)
+{
+	static const char line[] =
+	    "Dec  1 11:00:02 mx qmail: 1701428402.004551 delivery 43: failure: "
+	    "__Sorry,_no_mailbox_here_by_that_name._(#5.1.1)/";
+	struct smtpcode_event_space space;
+	const struct smtpcode_event *e =
+	    smtpcode_event_parse(line, sizeof line - 1, &space, sizeof space);
+	struct smtpcode_text r = smtpcode_event_reply(e);
+	const char *want = strstr(line, "Sorry");
+
+	(void)state;
+	assert_ptr_equal(r.s, want);
+	assert_int_equal(r.len, strlen(want) - 1); /* its '/' dropped */
+	assert_string_equal(smtpcode_event_dialect(e), "qmail");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_samples),
 		cmocka_unit_test(test_program_decides),
+		cmocka_unit_test(test_qmail_reply_in_line),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

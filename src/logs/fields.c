@@ -205,12 +205,14 @@ static void reply_in(const struct log_dialect_rec *d,
 	take_reply(l, from, b);
 	if (l->reply.len && l->reply.s - from >= 2 && l->reply.s[-1] == '#' &&
 	    l->reply.s[-2] == '(') {
-		while (from < l->reply.s && is_space(*from))
-			from++;
-		l->reply = span(from, l->reply.s + l->reply.len);
+		const char *w = from;
+		while (w < l->reply.s && is_space(*w))
+			w++;
+		l->reply = span(w, l->reply.s + l->reply.len);
 		l->code.text_off = 0;
 		l->code.text_len = l->reply.len;
 	}
+	/* Back into the line: the copy dies with this call. */
 	if (from == copy && l->reply.len)
 		l->reply.s = a + (l->reply.s - copy);
 }
