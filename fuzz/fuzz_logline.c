@@ -68,6 +68,43 @@ static int is_exim_status(struct smtpcode_text t)
 	       (t.len == 8 && memcmp(t.s, "deferred", 8) == 0);
 }
 
+/* Whether t is one of words[] (NULL-terminated). */
+static int is_one_of(struct smtpcode_text t, const char *const *words)
+{
+	for (; *words; words++)
+		if (t.len == strlen(*words) && memcmp(t.s, *words, t.len) == 0)
+			return 1;
+	return 0;
+}
+
+/* The fixed words of src/logs/logvocab.h, which a data dialect's status
+ * and stage are (static, outside the input). */
+static const char *const statuses[] = {"sent", "deferred", "bounced",
+	"expired", "rejected", "warned", "discarded", "auth-failed", NULL};
+static const char *const stages[] = {"connect", "helo", "starttls", "auth",
+	"mail", "rcpt", "data", "end-of-data", "header", "body", "quit", NULL};
+
+/* The codes of a data dialect's reply (format SMTPCODE_LOG_FIELDS), read
+ * as the fields engine reads it: its '_' as spaces (qmail), its code at
+ * its start or after its words ("(#5.1.1)"). */
+static void check_fields_reply(const struct smtpcode_logline *l)
+{
+	char copy[512];
+	size_t n = l->reply.len < sizeof copy ? l->reply.len : sizeof copy;
+	struct smtpcode_query p;
+	struct smtpcode_text at;
+
+	CHECK(l->reply.len <= sizeof copy || memchr(l->reply.s, '_', n) == NULL);
+	for (size_t i = 0; i < n; i++)
+		copy[i] = l->reply.s[i] == '_' ? ' ' : l->reply.s[i];
+	if (smtpcode_parse(copy, n, &p) == SMTPCODE_OK &&
+	    (p.enhanced || !l->code.enhanced))
+		CHECK(fuzz_codes_eq(&p, &l->code));
+	else
+		CHECK(smtpcode_find_code(copy, n, &p, &at) &&
+		      fuzz_codes_eq(&p, &l->code));
+}
+
 static void check_logline(const char *s, size_t size)
 {
 	struct smtpcode_logline l, l2;
@@ -95,13 +132,18 @@ static void check_logline(const char *s, size_t size)
 	check_span(l.recipient, s, trimmed);
 	check_span(l.domain, s, trimmed);
 	check_span(l.relay, s, trimmed);
-	check_span(l.stage, s, trimmed);
+	if (l.stage.len && !fuzz_inside(l.stage.s, l.stage.len, s, size))
+		CHECK(l.format == SMTPCODE_LOG_FIELDS && is_one_of(l.stage, stages));
+	else
+		check_span(l.stage, s, trimmed);
 	check_span(l.reply, s, trimmed);
 	check_span(l.dsn, s, trimmed);
 	if (l.status.len && !fuzz_inside(l.status.s, l.status.len, s, size)) {
-		/* The one span allowed outside: exim's static word. */
-		CHECK(l.format == SMTPCODE_LOG_EXIM);
-		CHECK(is_exim_status(l.status));
+		/* The spans allowed outside: exim's static word, a data
+		 * dialect's fixed word. */
+		CHECK((l.format == SMTPCODE_LOG_EXIM && is_exim_status(l.status)) ||
+		      (l.format == SMTPCODE_LOG_FIELDS &&
+		       is_one_of(l.status, statuses)));
 	} else {
 		check_span(l.status, s, trimmed);
 	}
@@ -125,7 +167,9 @@ static void check_logline(const char *s, size_t size)
 		 * codes, else smtpcode_find_code(), which then finds them at
 		 * the reply's start (as when "550 5.7.1:" reads as 550 alone
 		 * to smtpcode_parse()). */
-		if (smtpcode_parse(l.reply.s, l.reply.len, &p) == SMTPCODE_OK &&
+		if (l.format == SMTPCODE_LOG_FIELDS) {
+			check_fields_reply(&l);
+		} else if (smtpcode_parse(l.reply.s, l.reply.len, &p) == SMTPCODE_OK &&
 		    (p.enhanced || !l.code.enhanced)) {
 			CHECK(fuzz_query_eq(&p, &l.code));
 		} else {

@@ -597,7 +597,9 @@ enum smtpcode_log_side smtpcode_event_side(const struct smtpcode_event *e);
 const char *smtpcode_side_name(enum smtpcode_log_side side);
 
 /* The dialects the library reads, i from 0 to smtpcode_dialect_count() - 1,
- * by id; NULL for i out of range. */
+ * by the id of their records in data/logs/ (sorted); NULL for i out of
+ * range.  Several records may read one MTA's lines and report as it
+ * ("courier-smtpd" and "courier-local" report "courier"). */
 size_t smtpcode_dialect_count(void);
 const char *smtpcode_dialect_name(size_t i);
 

@@ -307,6 +307,61 @@ static const struct mutation mutations[] = {
 	 "recipient: to=\nhost: relay=\nstatus: status=\ndsn: dsn=\n"
 	 "reply-after: \" said: \"\n", ""},
 
+	/* what a fields record says of its lines (issue 21): side, status
+	 * words, stage, programs, underscores, reports-as */
+	{"source: Example: log format page\n",
+	 "side: sideways\nsource: Example: log format page\n",
+	 "100: unknown side 'sideways' (expected delivery, reject or auth)"},
+	{"source: Example: log format page\n",
+	 "status-word: failure: gone\nsource: Example: log format page\n",
+	 "100: status-word: 'failure: gone' is not TEXT and a status"},
+	{"source: Example: log format page\n",
+	 "side: reject\nstatus-word: ok sent\nsource: Example: log format page\n",
+	 "101: status-word: 'sent' is not a status of side reject"},
+	{"source: Example: log format page\n",
+	 "stage: rcpt-to\nsource: Example: log format page\n",
+	 "100: unknown stage 'rcpt-to'"},
+	{"source: Example: log format page\n",
+	 "stage: rcpt\nstage-after: cmd=\nsource: Example: log format page\n",
+	 "100: dialect example-log: 'stage' and 'stage-after' both given"},
+	{"source: Example: log format page\n",
+	 "underscores: maybe\nsource: Example: log format page\n",
+	 "100: underscores: 'maybe' is not yes or no"},
+	{"source: Example: log format page\n",
+	 "reports-as: nowhere\nsource: Example: log format page\n",
+	 "100: reports-as: 'nowhere' is no dialect of data/logs/"},
+	{"source: Example: log format page\n",
+	 "reply-after: a:\nreply-after: b:\nreply-after: c:\nreply-after: d:\n"
+	 "source: Example: log format page\n",
+	 "103: dialect example-log: more than 4 'reply-after' lines"},
+	{"source: Example: log format page\n",
+	 "program: a\nprogram: b\nprogram: c\nprogram: d\nprogram: e\n"
+	 "source: Example: log format page\n",
+	 "104: dialect example-log: more than 4 'program' lines"},
+	{"source: Example: log format page\n",
+	 "program: example mta\nsource: Example: log format page\n",
+	 "100: program: 'example mta' is not a syslog tag"},
+	{"host: host=\n", "host: host=\nstatus: status=\n",
+	 "99: engine fields reads no 'status' field"},
+	{"engine: fields\nname: Example MTA log\nmarker: examplemta:\nseparator: ,\nrecipient: rcpt=\nhost: host=\nreply-after: \": \"\n",
+	 "engine: postfix\nname: Example MTA log\nmarker: examplemta:\n"
+	 "recipient: to=\nhost: relay=\nstatus: status=\ndsn: dsn=\n"
+	 "reply-after: \" said: \"\nside: delivery\n",
+	 "101: engine postfix reads its lines by code: 'side' is for the fields "
+	 "engine"},
+	{"engine: fields\nname: Example MTA log\nmarker: examplemta:\nseparator: ,\nrecipient: rcpt=\nhost: host=\nreply-after: \": \"\n",
+	 "engine: postfix\nname: Example MTA log\nmarker: examplemta:\n"
+	 "recipient: to=\nrecipient: rcpt=\nhost: relay=\nstatus: status=\n"
+	 "dsn: dsn=\nreply-after: \" said: \"\n",
+	 "92: dialect example-log: engine postfix reads one 'recipient'"},
+	/* a side stands for the recipient; a quote in quotes; all at once */
+	{"recipient: rcpt=\n", "side: delivery\n", ""},
+	{"reply-after: \": \"\n", "reply-after: \"msg=\\\"\"\n", ""},
+	{"source: Example: log format page\n",
+	 "side: reject\nstatus-word: \"cmd: AUTH\" auth-failed\n"
+	 "stage-after: \"cmd: \"\nprogram: examplemta\nunderscores: yes\n"
+	 "reports-as: example-log\nsource: Example: log format page\n", ""},
+
 	/* reason wordings (data/reasons/, tools/gentable/wordings.c), from
 	 * line 102 of good.txt; the codes that leave the reason to them */
 	{"reason-words: mailboxfull\n", "reason-words: fullness\n",

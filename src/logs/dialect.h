@@ -62,22 +62,44 @@ struct log_word {
 
 /* Markers a record may list: a line is the dialect's when it holds one. */
 #define LOG_MARKERS 4
+/* Alternatives a fields record may list for its recipient, its reply,
+ * its status words and its programs: the first found is taken. */
+#define LOG_ALTS 4
 
 /* A dialect record of data/logs/, as the generator writes it. */
 struct log_dialect_rec {
-	const char *name;  /* "courier": smtpcode_event_dialect() */
+	const char *name;  /* "courier-smtpd": the record's id */
 	uint8_t engine;    /* enum log_engine */
 	char separator;    /* between fields: ',' (Courier), ' ' */
 	struct log_word marker[LOG_MARKERS]; /* unused ones have len 0 */
-	struct log_word recipient, host, status, dsn;
-	struct log_word reply; /* what precedes the reply, after the
+	struct log_word recipient[LOG_ALTS], host, status, dsn;
+	struct log_word reply[LOG_ALTS]; /* what precedes the reply, after the
 	                          recipient's field: ": ", " said: " */
+	/* The fields engine's, from issue 21 on (all absent for the rest): */
+	const char *dialect; /* smtpcode_event_dialect(): "courier" for all
+	                        of Courier's records (reports-as), else name */
+	uint8_t side;        /* enum smtpcode_log_side of every line; 0:
+	                        the record says nothing of it */
+	struct log_word status_word[LOG_ALTS]; /* a text of the line ... */
+	const char *status_of[LOG_ALTS];       /* ... and the status it says
+	                                          (logvocab.h's static word) */
+	const char *stage;   /* a fixed stage (logvocab.h), or NULL */
+	struct log_word stage_after; /* the SMTP command answered follows */
+	struct log_word program[LOG_ALTS]; /* syslog tags whose lines are read
+	                                      even without a dotted code */
+	bool underscores;    /* the line writes the reply's spaces as '_' */
 };
 
 /* In table.c, generated from data/logs/ (sorted by name); the fields
  * engine's are tried in this order. */
 extern const struct log_dialect_rec table_dialects[];
 extern const size_t table_ndialects;
+/* The records' programs at a glance, so that most lines' syslog tags are
+ * passed by two tests: bit n of table_program_lengths is set when some
+ * program is n bytes long (1 to 63), bit c of table_program_firsts when
+ * one starts with byte c. */
+extern const uint64_t table_program_lengths;
+extern const uint8_t table_program_firsts[32];
 
 /* ---- The interface of a dialect's reader ---- */
 
@@ -114,6 +136,14 @@ void log_sendmail_stat(struct smtpcode_logline *l, const char *v,
 bool log_fields_read(const struct log_dialect_rec *d,
                      struct smtpcode_logline *l, const char *s,
                      const char *end);
+/* fields.c: line [s, end) read by the data dialects (engine fields):
+ * first those whose program wrote it (its syslog tag), then, when coded
+ * (the prefilter found a code in it), every one by its markers.  A line
+ * without a code is read only by its program's records.  *rec (rec
+ * non-NULL) is set to the record that took it. */
+bool log_fields_line(struct smtpcode_logline *l, const char *s,
+                     const char *end, bool coded,
+                     const struct log_dialect_rec **rec);
 
 /*
  * The engine of smtpcode_log_parse() and smtpcode_event_parse(): *l

@@ -101,7 +101,7 @@ const char *smtpcode_event_dialect(const struct smtpcode_event *e)
 	case SMTPCODE_LOG_SENDMAIL:
 		return "sendmail";
 	case SMTPCODE_LOG_FIELDS:
-		return e->rec ? e->rec->name : NULL;
+		return e->rec ? e->rec->dialect : NULL;
 	case SMTPCODE_LOG_TEXT:
 		return "text";
 	case SMTPCODE_LOG_NONE:

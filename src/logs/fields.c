@@ -1,24 +1,40 @@
 /*
  * The fields engine: a dialect read from its record in data/logs/ alone
- * (dialect.h), for MTAs whose delivery lines are "name=value" fields
- * followed by a reply, as Courier's are:
+ * (dialect.h), for MTAs whose lines are "name=value" fields and a reply,
+ * as Courier's are:
  *
  *   courieresmtp: id=0001A2B3.5F3E4D5C.00001234,from=<a@example.org>,
  *   addr=<b@example.com>: 550 5.1.1 <b@example.com>... User unknown
  *
- * A line is the dialect's when it holds one of the record's markers and,
- * after it, the recipient's field; the host, status and dsn fields are
- * read when the record names them; the reply starts after the record's
- * reply text, looked for after the recipient's value, and is read as any
- * reply is (logscan.h's take_reply(): its usual shape, else a code under
- * the free-text policy).
+ * A line is the record's when it holds one of its markers, one of its
+ * recipient fields, and a reply text or a status word; a record that
+ * says its lines' side needs no recipient (qmail-send's "delivery 42:
+ * failure: ..." names none).  The host and dsn fields are read when the
+ * record names them; the reply starts after the first of the record's
+ * reply texts found, looked for after the marker and the recipient's
+ * value, then anywhere from the marker on (Courier's smtpd writes
+ * msg="550 ..." before its cmd: RCPT TO:<x>); a reply text that ends in
+ * a quote has its reply end at the closing one.  It is read as any reply is (logscan.h's take_reply(): its
+ * usual shape, else a basic code where it starts, else a code under the
+ * free-text policy): a basic code alone is taken here, because the layout
+ * says the reply is there.
  *
- * Not on the hot path: the dispatch (logline.c) calls this only for lines
- * the prefilter found a code in and no built-in reader took, so the names
- * are compared as the record gives them, not as literals.
+ * Status and stage are the fixed words of logvocab.h: a record's status
+ * words say which a text of the line means ("failure:" bounced); on the
+ * sending side a reply's code says it first (a 4xx is deferred whatever
+ * the words), on the others the side's own word is the default
+ * (rejected, auth-failed).  The stage is the record's fixed one, or the
+ * SMTP command written after its stage-after text.
+ *
+ * Not on the hot path: the dispatch (logline.c) calls log_fields_read()
+ * only for lines the prefilter found a code in and no built-in reader
+ * took, and log_fields_uncoded() for lines without one, which it passes
+ * on only when their syslog tag is a record's program; so the names are
+ * compared as the record gives them, not as literals.
  */
 #include "dialect.h"
 #include "logscan.h"
+#include "logvocab.h"
 
 /* The first w in [p, end), or NULL. */
 static const char *find_word(const char *p, const char *end,
@@ -43,17 +59,25 @@ static const char *field_value(const char *p, const char *end,
 	return NULL;
 }
 
-/* Where a value at v ends: after its '>' when it is in <> (which may
- * hold the separator), else at the separator, a space, or stop. */
-static const char *value_end(const char *v, const char *stop, char sep)
+/* The value at v, up to stop: inside its quotes when quoted (which may
+ * hold spaces: relay="mx.example.com [192.0.2.7]"); through its '>' when
+ * in <> (which may hold the separator); else up to the separator, a
+ * space, or, after a name ending in '(' (Dovecot's "lmtp(user)"), ')'. */
+static struct smtpcode_text value_at(const char *v, const char *stop,
+                                     char sep, const struct log_word *name)
 {
 	const char *e;
+	char close = name->s[name->len - 1] == '(' ? ')' : sep;
 
+	if (v < stop && *v == '"') {
+		v++;
+		return span(v, (e = scan_byte(v, stop, '"')) != NULL ? e : stop);
+	}
 	if (v < stop && *v == '<')
-		return (e = scan_byte(v, stop, '>')) != NULL ? e + 1 : stop;
-	for (e = v; e < stop && *e != sep && *e != ' '; e++)
+		return span(v, (e = scan_byte(v, stop, '>')) != NULL ? e + 1 : stop);
+	for (e = v; e < stop && *e != sep && *e != ' ' && *e != close; e++)
 		;
-	return e;
+	return span(v, e);
 }
 
 /* An optional field's value, up to stop. */
@@ -62,40 +86,284 @@ static struct smtpcode_text optional(const char *p, const char *stop,
 {
 	const char *v = name->len ? field_value(p, stop, name, sep) : NULL;
 
-	return v ? span(v, value_end(v, stop, sep)) : span(NULL, NULL);
+	return v ? value_at(v, stop, sep, name) : span(NULL, NULL);
+}
+
+/* The first of the record's texts ws[] found in [p, end), and which. */
+static const char *find_alt(const char *p, const char *end,
+                            const struct log_word *ws, size_t *which)
+{
+	const char *hit;
+
+	for (size_t i = 0; i < LOG_ALTS && ws[i].len; i++)
+		if ((hit = find_word(p, end, &ws[i])) != NULL) {
+			*which = i;
+			return hit;
+		}
+	return NULL;
+}
+
+/* The stage of the SMTP command (or Haraka's hook, named alike) at
+ * [c, end), matched ignoring case; absent for one it does not know. */
+static struct smtpcode_text stage_of(const char *c, const char *end)
+{
+	static const struct {
+		const char *cmd, *stage;
+	} cmds[] = {
+		{"rcpt", LOG_STAGE_RCPT},         {"mail", LOG_STAGE_MAIL},
+		{"data", LOG_STAGE_DATA},         {"bdat", LOG_STAGE_DATA},
+		{"auth", LOG_STAGE_AUTH},         {"ehlo", LOG_STAGE_HELO},
+		{"helo", LOG_STAGE_HELO},         {"lhlo", LOG_STAGE_HELO},
+		{"starttls", LOG_STAGE_STARTTLS}, {"quit", LOG_STAGE_QUIT},
+		{"connect", LOG_STAGE_CONNECT},
+	};
+	const char *e = c;
+	size_t n;
+
+	while (e < end && (is_alpha(*e) || *e == '_'))
+		e++;
+	n = (size_t)(e - c);
+	for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+		size_t k = 0;
+		if (strlen(cmds[i].cmd) != n)
+			continue;
+		while (k < n && (c[k] | 0x20) == cmds[i].cmd[k])
+			k++;
+		if (k == n)
+			return span(cmds[i].stage,
+			            cmds[i].stage + strlen(cmds[i].stage));
+	}
+	return span(NULL, NULL);
+}
+
+/* A static word of logvocab.h as a span. */
+static struct smtpcode_text word(const char *w)
+{
+	return w ? span(w, w + strlen(w)) : span(NULL, NULL);
+}
+
+/* Whether t is the static word w. */
+static bool is_word_of(struct smtpcode_text t, const char *w)
+{
+	return t.len == strlen(w) && memcmp(t.s, w, t.len) == 0;
+}
+
+/* The status of the line: see the top of this file. */
+static const char *status_of(const struct log_dialect_rec *d,
+                             const struct smtpcode_logline *l, const char *p,
+                             const char *end)
+{
+	const struct smtpcode_query *q = &l->code;
+	size_t i;
+	unsigned cls = q->basic ? q->basic / 100 : q->enhanced ? q->cls : 0;
+
+	if (d->side == SMTPCODE_SIDE_DELIVERY && cls >= 2 && cls <= 5 &&
+	    cls != 3)
+		return cls == 2 ? LOG_STATUS_SENT
+		     : cls == 4 ? LOG_STATUS_DEFERRED : LOG_STATUS_BOUNCED;
+	if (find_alt(p, end, d->status_word, &i))
+		return d->status_of[i];
+	return d->side == SMTPCODE_SIDE_REJECT ? LOG_STATUS_REJECTED
+	     : d->side == SMTPCODE_SIDE_AUTH ? LOG_STATUS_AUTH_FAILED : NULL;
+}
+
+/* The longest reply whose spaces are written as '_' (qmail's) that is
+ * read: its codes are at its start or after its words, never further. */
+#define UNDERSCORED_MAX 512
+
+/*
+ * The reply [a, b): taken by take_reply(), from a copy with its '_' made
+ * spaces when the dialect writes them so (qmail: "Remote_host_said:_451_
+ * 4.7.1_..."), the spans put back into the line (the copy has the same
+ * offsets).  A code that qmail writes after its words, "(#5.1.1)", keeps
+ * the reply whole: those words are the reply.
+ */
+static void reply_in(const struct log_dialect_rec *d,
+                     struct smtpcode_logline *l, const char *a, const char *b)
+{
+	char copy[UNDERSCORED_MAX];
+	const char *from = a;
+
+	if (d->underscores) {
+		const char *e = (size_t)(b - a) < sizeof copy ? b : a + sizeof copy;
+		char *u;
+		/* qmail ends each sentence of its report with '/'
+		 * ("..._User_unknown/Giving_up_on_192.0.2.7./"): the reply
+		 * ends at the first, as a '/' inside it ("http://") is not
+		 * followed by a capital or the end. */
+		for (const char *q = a; (q = scan_byte(q, e, '/')) != NULL; q++)
+			if (q + 1 == e || is_upper(q[1])) {
+				e = q;
+				break;
+			}
+		memcpy(copy, a, (size_t)(e - a));
+		b = copy + (e - a);
+		for (u = copy; (u = (char *)scan_byte(u, b, '_')) != NULL; u++)
+			*u = ' ';
+		from = copy;
+	}
+	take_reply(l, from, b);
+	if (l->reply.len && l->reply.s - from >= 2 && l->reply.s[-1] == '#' &&
+	    l->reply.s[-2] == '(') {
+		const char *w = from;
+		while (w < l->reply.s && is_space(*w))
+			w++;
+		l->reply = span(w, l->reply.s + l->reply.len);
+		l->code.text_off = 0;
+		l->code.text_len = l->reply.len;
+	}
+	/* Back into the line: the copy dies with this call. */
+	if (from == copy && l->reply.len)
+		l->reply.s = a + (l->reply.s - copy);
 }
 
 bool log_fields_read(const struct log_dialect_rec *d,
                      struct smtpcode_logline *l, const char *s,
                      const char *end)
 {
-	const char *p = NULL, *v, *ve, *r;
-	size_t i;
+	const char *m = NULL, *v = NULL, *r = NULL, *after, *re = end;
+	struct smtpcode_text rcpt = span(NULL, NULL);
+	size_t i, k;
 
-	for (i = 0; i < LOG_MARKERS && d->marker[i].len && !p; i++)
-		if ((p = find_word(s, end, &d->marker[i])) != NULL)
-			p += d->marker[i].len;
-	if (!p)
+	for (i = 0; i < LOG_MARKERS && d->marker[i].len && !m; i++)
+		if ((m = find_word(s, end, &d->marker[i])) != NULL)
+			after = m + d->marker[i].len;
+	if (!m)
 		return false;
-	while (p < end && *p == ' ')
-		p++;
-	if ((v = field_value(p, end, &d->recipient, d->separator)) == NULL)
+	/* The fields are looked for in the whole line, each at a field's
+	 * start: Haraka's marker (" retval=DENY") follows its recipient. */
+	for (i = 0; i < LOG_ALTS && d->recipient[i].len && !v; i++)
+		if ((v = field_value(s, end, &d->recipient[i], d->separator)))
+			rcpt = value_at(v, end, d->separator, &d->recipient[i]);
+	if (!v && !d->side)
 		return false;
-	ve = value_end(v, end, d->separator);
 	/* A bare value ("rcpt=a@b: 550 ...") ends where the reply's text
 	 * starts, if that is inside it. */
-	if (v < ve && *v != '<' && d->reply.len &&
-	    (r = find_word(v, end, &d->reply)) != NULL && r < ve)
-		ve = r;
-	/* The reply, after the recipient's value: the fields before it are
-	 * looked for before it only ("said: ... from=<x>" is the reply's). */
-	r = d->reply.len ? find_word(ve, end, &d->reply) : NULL;
+	if (rcpt.len && *rcpt.s != '<' &&
+	    (r = find_alt(rcpt.s, end, d->reply, &k)) != NULL &&
+	    r < rcpt.s + rcpt.len)
+		rcpt = span(rcpt.s, r);
+	if (rcpt.len && rcpt.s + rcpt.len > after)
+		after = rcpt.s + rcpt.len;
+	/* The reply, after the marker and the recipient's value, else after
+	 * the marker's start (qmail's ": failure: " is both; Courier's msg=
+	 * precedes its cmd: RCPT TO:<x>): the fields before it are looked for
+	 * before it only ("said: ... from=<x>" is the reply's). */
+	if ((r = find_alt(after, end, d->reply, &k)) == NULL)
+		r = find_alt(m, end, d->reply, &k);
+	/* A line with neither a reply nor a status word is another of the
+	 * program's (Dovecot's "lmtp(6120): Connect from local"). */
+	if (!r && !find_alt(s, end, d->status_word, &i))
+		return false;
 	l->format = SMTPCODE_LOG_FIELDS;
-	log_take_recipient(l, v, ve);
-	l->relay = optional(p, r ? r : end, &d->host, d->separator);
-	l->status = optional(p, r ? r : end, &d->status, d->separator);
-	l->dsn = optional(p, r ? r : end, &d->dsn, d->separator);
-	if (r)
-		take_reply(l, r + d->reply.len, end);
+	if (rcpt.len)
+		log_take_recipient(l, rcpt.s, rcpt.s + rcpt.len);
+	l->relay = optional(s, r ? r : end, &d->host, d->separator);
+	l->dsn = optional(s, r ? r : end, &d->dsn, d->separator);
+	if (r) {
+		const struct log_word *w = &d->reply[k];
+		r += w->len;
+		if (w->s[w->len - 1] == '"' && (re = scan_byte(r, end, '"')) == NULL)
+			re = end;
+		reply_in(d, l, r, re);
+	}
+	l->status = word(status_of(d, l, s, end));
+	if (d->stage)
+		l->stage = word(d->stage);
+	else if (d->stage_after.len &&
+	         (v = find_word(s, end, &d->stage_after)) != NULL)
+		l->stage = stage_of(v + d->stage_after.len, end);
+	/* The address of a command before RCPT (Haraka's params= of a
+	 * refused MAIL FROM) is the sender's: no recipient. */
+	if (l->stage.len && !is_word_of(l->stage, LOG_STAGE_RCPT) &&
+	    !is_word_of(l->stage, LOG_STAGE_DATA) &&
+	    !is_word_of(l->stage, LOG_STAGE_END_OF_DATA))
+		l->recipient = l->domain = span(NULL, NULL);
+	return true;
+}
+
+/*
+ * The program that wrote line [s, end), [*a, returned end): its syslog
+ * tag, the word before the line's first ": " ("courieresmtpd:",
+ * "haraka[123]:", its pid dropped), or, when that word is a number
+ * (multilog's "delivery 42:"), the word before it; NULL when there is
+ * none.  Looked for within the line's first 128 bytes: one scan of a
+ * short prefix, then the short walk back over the tag.
+ */
+static const char *program_of(const char *s, const char *end, const char **a)
+{
+	const char *lim = end - s > 128 ? s + 128 : end;
+	const char *b = scan_pair(s, lim, ':', ' ', 1), *p;
+	size_t n;
+
+	if (!b)
+		return NULL;
+	if (b > s && b[-1] == ']' && (p = scan_last(s, b, '[')) != NULL)
+		b = p;
+	p = (p = scan_last(s, b, ' ')) != NULL ? p + 1 : s;
+	if (p < b && is_digit(*p) && p - s >= 2) {
+		for (n = 0; p + n < b && is_digit(p[n]); n++)
+			;
+		if (p + n == b) {
+			b = p - 1;
+			p = (p = scan_last(s, b, ' ')) != NULL ? p + 1 : s;
+		}
+	}
+	*a = p;
+	return b;
+}
+
+/* Whether a program of some record may be [a, b): its length and first
+ * byte, by the generator's masks. */
+static bool may_be_program(const char *a, const char *b)
+{
+	size_t n = (size_t)(b - a);
+	unsigned char c = (unsigned char)*a;
+
+	return n > 0 && n < 64 && (table_program_lengths >> n & 1u) &&
+	       (table_program_firsts[c >> 3] >> (c & 7) & 1u);
+}
+
+/* Whether d names [a, a + n) among its programs. */
+static bool program_is(const struct log_dialect_rec *d, const char *a,
+                       size_t n)
+{
+	for (size_t j = 0; j < LOG_ALTS && d->program[j].len; j++)
+		if (d->program[j].len == n && memcmp(d->program[j].s, a, n) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The data dialects, see dialect.h.  A line without a dotted code is read
+ * by its program's records only, so that a basic code alone (Courier's
+ * msg="550 User unknown.", rblsmtpd's 451) and a line of words alone
+ * (qmail's "success:") are read where the layout says, and no other line
+ * costs more than the scan for its tag.  A coded line is tried on its
+ * program's records first, where it nearly always is, and then on every
+ * record by its markers (a Courier line whose tag is not courieresmtp).
+ */
+bool log_fields_line(struct smtpcode_logline *l, const char *s,
+                     const char *end, bool coded,
+                     const struct log_dialect_rec **rec)
+{
+	const char *a = NULL, *b = program_of(s, end, &a);
+	const struct log_dialect_rec *d;
+	size_t i;
+	bool tagged = b && may_be_program(a, b);
+
+	for (i = 0; tagged && i < table_ndialects; i++)
+		if (program_is(d = &table_dialects[i], a, (size_t)(b - a)) &&
+		    log_fields_read(d, l, s, end))
+			goto took;
+	for (i = 0; coded && i < table_ndialects; i++)
+		if ((d = &table_dialects[i])->engine == LOG_ENGINE_FIELDS &&
+		    !(tagged && program_is(d, a, (size_t)(b - a))) &&
+		    log_fields_read(d, l, s, end))
+			goto took;
+	return false;
+took:
+	if (rec)
+		*rec = d;
 	return true;
 }

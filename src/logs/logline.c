@@ -524,20 +524,19 @@ bool log_parse(const char *s, size_t len, struct smtpcode_logline *l,
 		for (i = 0; i < COUNT(at_mark); i++)
 			if (at_mark[i].read(l, s, from, end))
 				goto read;
-	if ((from = first_code_place(s, end)) == NULL)
+	if ((from = first_code_place(s, end)) == NULL) {
+		/* No code: a data dialect reads the line only when its program
+		 * wrote it (fields.c: a basic code alone, or words alone). */
+		log_fields_line(l, s, end, false, rec);
 		goto read;
+	}
 	for (i = 0; i < COUNT(at_code); i++)
 		if (at_code[i].read(l, s, from, end))
 			goto read;
-	/* Then the dialects that are data (data/logs/, engine fields), in
-	 * the table's order; a line none takes is free text. */
-	for (i = 0; i < table_ndialects; i++)
-		if (table_dialects[i].engine == LOG_ENGINE_FIELDS &&
-		    log_fields_read(&table_dialects[i], l, s, end)) {
-			if (rec)
-				*rec = &table_dialects[i];
-			goto read;
-		}
+	/* Then the dialects that are data (data/logs/, engine fields); a
+	 * line none takes is free text. */
+	if (log_fields_line(l, s, end, true, rec))
+		goto read;
 	if (find_code_from(s, from, end, &l->code, &l->reply))
 		l->format = SMTPCODE_LOG_TEXT;
 read:

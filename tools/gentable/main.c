@@ -74,11 +74,18 @@ const struct keydef keydefs[] = {
 	{"synonyms", SCALAR_TEXT, NOT_WRITTEN, 0},
 	{"engine", SCALAR_TEXT, DIALECT_KEY, 0},
 	{"separator", SCALAR_TEXT, DIALECT_KEY, 0},
-	{"recipient", SCALAR_TEXT, DIALECT_KEY, 0},
+	{"recipient", LIST, DIALECT_KEY, 0},
 	{"host", SCALAR_TEXT, DIALECT_KEY, 0},
 	{"status", SCALAR_TEXT, DIALECT_KEY, 0},
 	{"dsn", SCALAR_TEXT, DIALECT_KEY, 0},
-	{"reply-after", SCALAR_TEXT, DIALECT_KEY, 0},
+	{"reply-after", LIST, DIALECT_KEY, 0},
+	{"reports-as", SCALAR_TEXT, DIALECT_KEY, 0},
+	{"side", SCALAR_TEXT, DIALECT_KEY, 0},
+	{"status-word", LIST, DIALECT_KEY, 0},
+	{"stage", SCALAR_TEXT, DIALECT_KEY, 0},
+	{"stage-after", SCALAR_TEXT, DIALECT_KEY, 0},
+	{"program", LIST, DIALECT_KEY, 0},
+	{"underscores", SCALAR_TEXT, DIALECT_KEY, 0},
 };
 const size_t nkeydefs = sizeof keydefs / sizeof keydefs[0];
 
