@@ -442,6 +442,8 @@ static void set_origin(struct log_ctx *c, unsigned long lineno,
 	o->relay = l->relay;
 	o->stage = l->stage;
 	o->status = l->status;
+	o->side = smtpcode_side_name(
+	    smtpcode_status_side(l->status.s, l->status.len));
 	o->dsn = l->dsn;
 	o->reply = l->reply;
 	o->verdict_from = chosen_from(l);
@@ -511,9 +513,11 @@ static NOINLINE void summarise(void *ctx, const char *line, size_t len,
 	struct smtpcode_logline l;
 	bool found = smtpcode_log_parse(line, len, &l);
 
+	struct summary_line sl = {l.recipient, l.domain, l.status, l.relay,
+	                          l.reply};
+
 	(void)lineno;
-	summary_add(s, found ? chosen(&l) : NULL, l.recipient, l.domain,
-	            l.status);
+	summary_add(s, found ? chosen(&l) : NULL, &sl);
 }
 
 static void each(void *ctx, const char *line, size_t len, unsigned long lineno)
@@ -906,7 +910,7 @@ static bool worker_init(struct worker *w, struct pool *p,
 	memset(w, 0, sizeof *w);
 	w->pool = p;
 	if (c->summary)
-		return (w->summary = summary_new()) != NULL;
+		return (w->summary = summary_new(c->o->provider)) != NULL;
 	w->ctx = ctx;
 	w->ctx->o = c->o;
 	return true;
@@ -1083,7 +1087,7 @@ int read_logs(const struct log_options *o, int nfiles, char **files)
 		nfiles = 1;
 		files = stdin_only;
 	}
-	if (o->mode == LOG_SUMMARY && !(c.summary = summary_new())) {
+	if (o->mode == LOG_SUMMARY && !(c.summary = summary_new(o->provider))) {
 		out_no_memory();
 		return -1;
 	}
