@@ -504,6 +504,82 @@ static void record(struct log_ctx *c, const char *line, size_t len,
 		render_record_with(format, &c->origin, &v->shown);
 }
 
+/*
+ * The words of c->line, a line of a known layout without a code, that may
+ * tell why its message failed or waits: those after its recipient, and
+ * after its status where the line writes it (Postfix's "status=bounced
+ * (unknown user: ...)", Exim's "** u@bad.example: Unrouteable address"),
+ * without the punctuation that leads to them or a parenthesis around
+ * them.  Empty for a line that does not say so: free text, no recipient,
+ * a status that says nothing of the message's fate (sent) or is of the
+ * receiving side.  Only the spans the library gives are looked at.
+ */
+static struct smtpcode_text failure_words(const struct smtpcode_logline *l,
+                                          const char *line, size_t len)
+{
+	struct smtpcode_text none = {NULL, 0};
+	const char *from, *end = line + len;
+	enum smtpcode_log_side side;
+	bool paren = false;
+
+	if (l->format <= SMTPCODE_LOG_TEXT || !l->recipient.len ||
+	    smtpcode_report_of(l->status.s, l->status.len) ==
+	        SMTPCODE_REPORT_UNSAID)
+		return none;
+	side = smtpcode_status_side(l->status.s, l->status.len);
+	if (side == SMTPCODE_SIDE_REJECT || side == SMTPCODE_SIDE_AUTH)
+		return none;
+	from = l->recipient.s + l->recipient.len;
+	/* An Exim status is a static word, not in the line. */
+	if (l->status.s >= line && l->status.s < end &&
+	    l->status.s + l->status.len > from)
+		from = l->status.s + l->status.len;
+	while (from < end && (*from == ' ' || *from == '>' || *from == ',' ||
+	                      *from == ':' || *from == '(' || *from == '\t'))
+		paren |= *from++ == '(';
+	while (end > from && (end[-1] == '\n' || end[-1] == '\r' ||
+	                      end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	if (paren && end > from && end[-1] == ')')
+		end--;
+	return (struct smtpcode_text){from, (size_t)(end - from)};
+}
+
+/*
+ * A line of a known layout without a code whose words tell a reason:
+ * its record rests on them, as a pasted text's lookup does (the one
+ * matcher, rest_on_words()): a provider's entry that its phrase picks,
+ * else the reason alone, with the verdict's fields unknown.  False when
+ * the line gives none.  Not inlined: such lines are few, and it is no
+ * part of the way of the lines with a code.
+ */
+static NOINLINE bool words_record(struct log_ctx *c, const char *line,
+                                  size_t len, unsigned long lineno)
+{
+	struct smtpcode_text t = failure_words(&c->line, line, len);
+	enum record_format format =
+	    c->o->mode == LOG_ANNOTATE ? RECORD_TEXT : c->o->format;
+	struct smtpcode_wording words;
+	const char *from;
+	struct row w;
+
+	if (!t.len || !(from = rest_on_words(t.s, t.len, c->o->provider,
+	                                     &c->own, &words)))
+		return false;
+	set_origin(c, lineno, format);
+	c->origin.reply = t;
+	c->origin.verdict_from = from;
+	c->origin.reason_phrase = words.phrase;
+	row_of_result(&w, &c->own, NULL, c->origin.report, &words);
+	w.verdict_from = from;
+	w.origin = &c->origin;
+	if (c->o->mode == LOG_ANNOTATE)
+		render_annotation(line, len, &w);
+	else
+		render_record(format, &w);
+	return true;
+}
+
 /* One line into a summary (a line_fn, ctx the summary).  Not inlined in
  * each(), for the same reason as resolve_anew(). */
 static NOINLINE void summarise(void *ctx, const char *line, size_t len,
@@ -528,6 +604,9 @@ static void each(void *ctx, const char *line, size_t len, unsigned long lineno)
 		summarise(c->summary, line, len, lineno);
 	else if (smtpcode_log_parse(line, len, &c->line))
 		record(c, line, len, lineno);
+	else if (c->line.format > SMTPCODE_LOG_TEXT &&
+	         words_record(c, line, len, lineno))
+		; /* a record by its words */
 	else if (c->o->mode == LOG_ANNOTATE)
 		render_annotation(line, len, NULL);
 }

@@ -346,7 +346,7 @@ static int lookup_text(const struct options *o, const char *text, size_t len,
 	struct smtpcode_result r;
 	struct smtpcode_wording words;
 	struct row w;
-	const char *marker;
+	const char *marker, *from;
 	const struct smtpcode_entry *p = provider_for(o, text, len, &marker);
 
 	if (smtpcode_find_pasted(text, len, &q, &at)) {
@@ -355,13 +355,14 @@ static int lookup_text(const struct options *o, const char *text, size_t len,
 		answer(o, &r, text, len, marker, "code");
 		return r.known ? EXIT_FOUND : EXIT_UNKNOWN;
 	}
-	if (smtpcode_resolve_words(text, len, p, &r)) {
-		answer(o, &r, text, len, marker, "phrase");
+	if ((from = rest_on_words(text, len, p, &r, &words)) != NULL &&
+	    strcmp(from, "phrase") == 0) {
+		answer(o, &r, text, len, marker, from);
 		return EXIT_FOUND;
 	}
-	if (wording_of(text, len, &words)) {
+	if (from) {
 		row_of_result(&w, &r, text, SMTPCODE_REPORT_UNSAID, &words);
-		w.verdict_from = "words";
+		w.verdict_from = from;
 		emit(o, &w, &r, text);
 		return EXIT_FOUND;
 	}
