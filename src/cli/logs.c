@@ -472,6 +472,31 @@ static NOINLINE void record_whole(struct log_ctx *c, const char *line,
 		render_record(format, &w);
 }
 
+/* --extract --field: the one value asked for of the record in c->origin,
+ * whose verdict is r's, its reason from words, resting on from. */
+static NOINLINE void field_record(struct log_ctx *c,
+                                  const struct smtpcode_result *r,
+                                  const struct smtpcode_wording *words,
+                                  const char *from)
+{
+	struct row w;
+
+	if (c->o->record_key >= 0) {
+		render_record_key(&c->origin, c->o->record_key);
+		return;
+	}
+	row_of_result(&w, r, NULL, c->origin.report, words);
+	w.verdict_from = from;
+	w.origin = &c->origin;
+	render_field(&w, (enum field_id)c->o->field);
+}
+
+/* Whether --extract writes one value of each record (--field). */
+static inline bool one_value(const struct log_options *o)
+{
+	return o->mode == LOG_EXTRACT && (o->record_key >= 0 || o->field >= 0);
+}
+
 /* The record of c->line, read from line[0..len). */
 static void record(struct log_ctx *c, const char *line, size_t len,
                    unsigned long lineno)
@@ -488,6 +513,10 @@ static void record(struct log_ctx *c, const char *line, size_t len,
 
 	set_origin(c, lineno, format);
 	c->origin.reason_phrase = words->phrase;
+	if (one_value(c->o)) {
+		field_record(c, r, words, NULL);
+		return;
+	}
 	if (s && s->stamp && s->verdict->stamp == s->stamp &&
 	    s->verdict->report == c->origin.report) {
 		v = s->verdict; /* this reply's, as last time */
@@ -570,6 +599,10 @@ static NOINLINE bool words_record(struct log_ctx *c, const char *line,
 	c->origin.reply = t;
 	c->origin.verdict_from = from;
 	c->origin.reason_phrase = words.phrase;
+	if (one_value(c->o)) {
+		field_record(c, &c->own, &words, from);
+		return true;
+	}
 	row_of_result(&w, &c->own, NULL, c->origin.report, &words);
 	w.verdict_from = from;
 	w.origin = &c->origin;

@@ -32,6 +32,8 @@ struct options {
 	enum mode mode;
 	enum action action;
 	enum field_id field;
+	int record_key;       /* --field NAME of a log record's own, or -1 */
+	const char *record_key_name; /* and that NAME */
 	const struct smtpcode_entry *provider; /* --provider NAME */
 	bool all_providers;                    /* --provider all */
 	const char *rules;                     /* --rules FILE */
@@ -53,7 +55,8 @@ static const char usage_text[] =
     "  -j, --json            one JSON object per result (JSON Lines)\n"
     "  -t, --tsv             code, severity, scope, acts, reason, name\n"
     "  -f, --field NAME      one field per result: severity, scope, acts,\n"
-    "                        retry, suppress, bounce, reason, name, basic, ...\n"
+    "                        retry, suppress, bounce, reason, name, basic, ...;\n"
+    "                        with --extract also a record's: side, recipient, ...\n"
     "  -b, --brief           one line per result: code, severity, name\n"
     "  -q, --quiet           no output; only the exit status\n"
     "  -p, --provider NAME   codes as provider NAME uses them (gmail, yahoo,\n"
@@ -720,7 +723,14 @@ static int take_value(struct options *o, char id, const char *value,
 
 	switch (id) {
 	case 'f':
-		if ((f = field_parse(value)) < 0)
+		o->record_key = -1;
+		if ((f = field_parse(value)) < 0 &&
+		    (o->record_key = record_key_parse(value)) >= 0) {
+			o->mode = MODE_FIELD; /* a record's: --extract only */
+			o->record_key_name = value;
+			break;
+		}
+		if (f < 0)
 			return usage_error("unknown field '%s' (expected a JSON "
 			                   "key: severity, scope, acts, retry, "
 			                   "suppress, bounce, reason, name, ...)",
@@ -829,7 +839,8 @@ static int workers_asked(void)
 
 int main(int argc, char **argv)
 {
-	struct options o = {MODE_TEXT, ACT_LOOKUP, F_CODE, NULL, false, NULL};
+	struct options o = {MODE_TEXT, ACT_LOOKUP, F_CODE, -1, NULL, NULL, false,
+	                    NULL};
 	unsigned width = terminal_width();
 	bool color = false;
 	int status;
@@ -838,6 +849,9 @@ int main(int argc, char **argv)
 	parse_color("auto", &color);
 	if ((status = read_options(argc, argv, &argc, &o, &width, &color)) >= 0)
 		return status;
+	if (o.mode == MODE_FIELD && o.record_key >= 0 && o.action != ACT_EXTRACT)
+		return usage_error("field '%s' is a log record's: it goes with "
+		                   "--extract", escape_arg(o.record_key_name));
 	out_set_width(width);
 	out_set_color(color && o.mode == MODE_TEXT);
 	/* A site's rules, read only when asked for: a lookup without them
@@ -877,9 +891,13 @@ int main(int argc, char **argv)
 		struct log_options lo = {
 		    o.action == ACT_ANNOTATE ? LOG_ANNOTATE
 		    : o.action == ACT_EXTRACT ? LOG_EXTRACT : LOG_SUMMARY,
-		    record_format(&o), o.provider, workers_asked()};
+		    record_format(&o), o.provider, workers_asked(), -1, -1};
 		if (lo.workers < 0)
 			return EXIT_ERROR;
+		if (o.mode == MODE_FIELD && o.action == ACT_EXTRACT) {
+			lo.record_key = o.record_key;
+			lo.field = o.record_key < 0 ? (int)o.field : -1;
+		}
 		status = read_logs(&lo, argc, argv) ? EXIT_ERROR : EXIT_FOUND;
 		break;
 	}

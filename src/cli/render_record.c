@@ -339,6 +339,29 @@ static void write_R_WORD(struct sink *k, enum record_format format,
 			SINK_LITERAL(k, lit);                                 \
 	} while (0)
 
+int record_key_parse(const char *name)
+{
+	static const char *const keys[] = {
+#define RECORD_FIELD(key, kind, modes, text, text_before, tsv, tsv_before) #key,
+#include "record_fields.def"
+#undef RECORD_FIELD
+	};
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+		if (strcmp(keys[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+void render_record_key(const struct origin *o, int key)
+{
+	int i = 0;
+
+#define RECORD_FIELD(key_, kind, modes, text, text_before, tsv, tsv_before)   	if (i++ == key)                                                       		write_##kind(NULL, RECORD_TSV, o->key_);
+#include "record_fields.def"
+#undef RECORD_FIELD
+	SINK_LITERAL(NULL, "\n");
+}
+
 /* A key's value as text, to compare with a code (TEXT_NOTE): a span's or
  * a word's; a number is never a note. */
 static inline struct smtpcode_text text_R_TEXT(struct smtpcode_text t)

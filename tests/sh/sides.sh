@@ -28,6 +28,18 @@ expect "text side note" "$("$bin" --extract "$log" | sed -n 6p |
 "$bin" --extract --json "$log" | head -n 6 | jq -e 'has("side")' >/dev/null &&
 	ok || bad "json has no key side"
 
+# --extract --field: a record's own key, a verdict's field; a record's
+# key elsewhere is a usage error
+expect "-f side" "$("$bin" --extract -f side "$log" | head -n 6 | sort | uniq -c |
+	tr -s ' ')" " 6 delivery"
+expect "-f recipient" "$("$bin" --extract -f recipient "$log" | sed -n 4p)" \
+	"kim@yahoo.com"
+expect "-f scope" "$("$bin" --extract -f scope "$log" | head -n 5 | tr '\n' ' ')" \
+	"mailbox mailbox mailbox sender network "
+"$bin" -f side 550 >/dev/null 2>"$tmp/err"
+expect "-f side, a lookup" "$?:$(head -n 1 "$tmp/err")" \
+	"2:smtpcode: field 'side' is a log record's: it goes with --extract"
+
 # the scope of the code, with the spread of the recipients
 sum=$("$bin" --summary "$log")
 expect "gmail 4.2.2" "$(echo "$sum" | grep '^  4.2.2 gmail.com:')" \
