@@ -26,8 +26,9 @@
  * the sending side's (and lines that do not say their side), the
  * receiving side's are rejects by code and reason and by client, and
  * failed logins by client.  A client is written by whoever connects, so
- * its tables are bounded (CLIENTS_MAX): lines from further clients are
- * counted, and said to be, not listed.
+ * its tables are bounded (CLIENTS_MAX): a new client then takes the place
+ * of one seldom seen (client_group()), whose lines are counted, and said
+ * to be, as no longer listed.
  *
  * Speed: this runs once per log line.  A line's (code, domain) pair is
  * looked up by the code as a number and the domain's hash; the code and
@@ -53,6 +54,7 @@
 #define SKETCH_FEW 4        /* places held in the sketch itself */
 #define CLIENTS_MAX 4096  /* clients listed, each side: see above */
 #define CLIENTS_SHOWN 20  /* in text; JSON lists all those kept */
+#define CLIENTS_PROBED 8  /* the least frequent of these makes room */
 #define SKETCH_LIST_MAX 128 /* places held in a list: 256 bytes, half a
                                bitmap */
 
@@ -87,6 +89,8 @@ struct group {
 	uint32_t code_group, domain_group;
 	unsigned char scope; /* pairs: the SMTPCODE_SCOPE value of their first
 	                        line's verdict, provider entries included */
+	bool late;           /* clients: came when the table was full, so
+	                        their count is a lower bound */
 	struct sketch recipients;
 };
 
@@ -619,31 +623,85 @@ static COLD unsigned char scope_of(const struct summary *s,
 	return v.value[SMTPCODE_SCOPE];
 }
 
-/* The group of key[0..n) in m (clients: as read), of hash, added if new
- * while m holds fewer than CLIENTS_MAX; NULL when it is not kept (*full
- * set) or memory ran out (s failed). */
+/* Group pos of m out of m's index (backward-shift deletion: the entries
+ * after it in its run move up where their home allows, so that lookups
+ * need no tombstones). */
+static void unindex(struct map *m, size_t pos)
+{
+	size_t mask = m->nindex - 1, i, k;
+
+	for (i = (size_t)m->groups[pos].hash & mask; m->index[i] != pos + 1;)
+		i = (i + 1) & mask;
+	for (k = (i + 1) & mask; m->index[k]; k = (k + 1) & mask) {
+		size_t home = (size_t)m->groups[m->index[k] - 1].hash & mask;
+		/* k's entry may move to i when its home is not in (i, k] */
+		if ((k > i && (home <= i || home > k)) ||
+		    (k < i && home <= i && home > k)) {
+			m->index[i] = m->index[k];
+			i = k;
+		}
+	}
+	m->index[i] = 0;
+}
+
+/* Group pos of m given to a new key of hash (its old key freed, its lines
+ * counted in *unlisted), found through the index under it. */
+static void reuse(struct map *m, size_t pos, uint64_t hash, char *key,
+                  size_t len, unsigned long *unlisted)
+{
+	struct group *g = &m->groups[pos];
+	size_t j;
+
+	unindex(m, pos);
+	*unlisted += g->count;
+	free(g->key);
+	memset(g, 0, sizeof *g);
+	g->key = key;
+	g->len = (uint32_t)len;
+	g->hash = hash;
+	g->late = true;
+	for (j = (size_t)hash & (m->nindex - 1); m->index[j];)
+		j = (j + 1) & (m->nindex - 1);
+	m->index[j] = (uint32_t)(pos + 1);
+}
+
+/*
+ * The group of client key[0..n) in m (as read), added if new; NULL (s
+ * failed) when memory ran out.  A table of CLIENTS_MAX clients makes room
+ * for a new one by giving it the place of the least frequent of a few
+ * (CLIENTS_PROBED, picked by the new one's hash): that one's lines are
+ * counted in *unlisted, and the new one's count, which misses its lines
+ * of before, is a lower bound (late).  So the frequent clients stay
+ * listed whatever order they come in, and memory stays bounded.
+ */
 static struct group *client_group(struct summary *s, struct map *m,
-                                  struct smtpcode_text key, bool *full)
+                                  struct smtpcode_text key,
+                                  unsigned long *unlisted)
 {
 	uint64_t hash = sip13(&s->key, key.s, key.len);
 	struct group *g;
 	char *copy;
-	size_t j;
+	size_t j, least;
 
-	*full = false;
 	for (g = first(m, hash, &j); g; g = next(m, &j))
 		if (g->hash == hash && g->len == key.len &&
 		    scan_same(g->key, key.s, key.len))
 			return g;
-	if (m->used >= CLIENTS_MAX) {
-		*full = true;
-		return NULL;
-	}
 	if (!(copy = copy_key(s, key.s, key.len)))
 		return NULL;
-	if (!(g = add(s, m, hash, copy, key.len)))
-		free(copy);
-	return g;
+	if (m->used < CLIENTS_MAX) {
+		if (!(g = add(s, m, hash, copy, key.len)))
+			free(copy);
+		return g;
+	}
+	least = (size_t)(hash >> 32) % m->used;
+	for (size_t i = 1; i < CLIENTS_PROBED; i++) {
+		size_t at = (size_t)((hash >> 32) + i * 2654435761u) % m->used;
+		if (m->groups[at].count < m->groups[least].count)
+			least = at;
+	}
+	reuse(m, least, hash, copy, key.len, unlisted);
+	return &m->groups[least];
 }
 
 /* The group of rejects of code cid whose words give reason, added if
@@ -682,7 +740,7 @@ static void add_receiving(struct summary *s, enum smtpcode_log_side side,
                           struct smtpcode_text host,
                           struct smtpcode_text reply)
 {
-	bool reject = side == SMTPCODE_SIDE_REJECT, full;
+	bool reject = side == SMTPCODE_SIDE_REJECT;
 	struct group *g;
 
 	if (reject)
@@ -701,11 +759,9 @@ static void add_receiving(struct summary *s, enum smtpcode_log_side side,
 	if (!host.len)
 		return;
 	g = client_group(s, reject ? &s->reject_clients : &s->auth_clients,
-	                 host, &full);
+	                 host, reject ? &s->unlisted_rejects : &s->unlisted_auth);
 	if (g)
 		g->count++;
-	else if (full)
-		++*(reject ? &s->unlisted_rejects : &s->unlisted_auth);
 }
 
 /*
@@ -862,9 +918,8 @@ static COLD bool merge_reasons(struct summary *into, struct summary *from)
 	return true;
 }
 
-/* from's clients of map m counted in into's map of the same offset, as
- * far as it has room; the lines of those it has none for, in *unlisted
- * with from's. */
+/* from's clients of map m counted in into's map to (whose room is made
+ * as client_group() makes it), with from's unlisted lines. */
 static COLD bool merge_clients(struct summary *into, struct map *to,
                                const struct map *m, unsigned long *unlisted,
                                unsigned long from_unlisted)
@@ -872,15 +927,12 @@ static COLD bool merge_clients(struct summary *into, struct map *to,
 	*unlisted += from_unlisted;
 	for (size_t i = 0; i < m->used; i++) {
 		const struct group *f = &m->groups[i];
-		bool full;
 		struct group *g = client_group(
-		    into, to, (struct smtpcode_text){f->key, f->len}, &full);
-		if (g)
-			g->count += f->count;
-		else if (full)
-			*unlisted += f->count;
-		else
+		    into, to, (struct smtpcode_text){f->key, f->len}, unlisted);
+		if (!g)
 			return false;
+		g->count += f->count;
+		g->late |= f->late;
 	}
 	return true;
 }
@@ -1131,7 +1183,9 @@ static COLD void clients_text(const struct group **v, unsigned long unlisted)
 
 	out_str("    count  client\n");
 	for (i = 0; v[i] && i < CLIENTS_SHOWN; i++) {
-		out_printf("  %7lu  ", v[i]->count);
+		snprintf(buf, sizeof buf, "%s%lu", v[i]->late ? ">= " : "",
+		         v[i]->count);
+		out_printf("  %7s  ", buf);
 		out_escaped(stdout, v[i]->key, v[i]->len);
 		out_str("\n");
 	}
@@ -1139,7 +1193,7 @@ static COLD void clients_text(const struct group **v, unsigned long unlisted)
 		unlisted += v[i]->count;
 	if (unlisted)
 		out_printf("  and %s from other clients (--json lists up to %d "
-		           "clients)\n",
+		           "clients, those most seen)\n",
 		           counted(unlisted, "line", "lines", buf, sizeof buf),
 		           CLIENTS_MAX);
 }
@@ -1263,7 +1317,8 @@ static COLD void json_clients(const char *name, const struct group **v,
 	for (size_t i = 0; v[i]; i++) {
 		out_str(i ? ",{\"client\":" : "{\"client\":");
 		json_bytes(v[i]->key, v[i]->len);
-		out_printf(",\"count\":%lu}", v[i]->count);
+		out_printf(",\"count\":%lu%s}", v[i]->count,
+		           v[i]->late ? ",\"count_at_least\":true" : "");
 	}
 	out_printf("],\"%s_unlisted\":%lu", name, unlisted);
 }

@@ -80,6 +80,18 @@ Rejects: 3 lines
 Failed logins: 0 lines"
 	expect "rejects apart" "$(echo "$json" | jq -c '[.receiving.rejects, ([.codes[].code] | index("5.7.1"))]')" '[3,null]'
 	expect "tsv reject" "$("$bin" --extract --tsv "$log" | sed -n 9p | cut -f 5)" reject
+	# 5000 clients once each, then one 300 times: the table of 4096
+	# keeps the frequent one, every line counted, listed or not
+	awk 'BEGIN {
+		for (i = 0; i < 5300; i++) {
+			c = i < 5000 ? sprintf("198.51.%d.%d", int(i / 250), i % 250) : "192.0.2.99"
+			printf "May  2 09:01:00 mx1 postfix/smtpd[1]: NOQUEUE: reject: RCPT from unknown[%s]: 554 5.7.1 Service unavailable; Client host [%s] blocked using zen.spamhaus.org; from=<a@example.net> to=<b@example.com> proto=ESMTP helo=<x>\n", c, c
+		}
+	}' >"$tmp/clients.log"
+	expect "bounded clients" "$("$bin" --summary --json "$tmp/clients.log" | jq -c '.receiving |
+		[(.rejects_by_client | length), (.rejects_by_client[0] | [.client, .count]),
+		 ([.rejects_by_client[].count] | add) + .rejects_by_client_unlisted]')" \
+		'[4096,["unknown[192.0.2.99]",300],5300]'
 	finish
 fi
 finish "the receiving side's checks wait for smtpd's status \"rejected\""
