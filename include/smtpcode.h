@@ -593,6 +593,9 @@ enum smtpcode_log_side {
 	SMTPCODE_SIDE_AUTH      /* "auth": a login was refused */
 };
 enum smtpcode_log_side smtpcode_event_side(const struct smtpcode_event *e);
+/* The same for a status s[0..len) as smtpcode_log_parse() gives it (a
+ * struct smtpcode_logline's status), for callers that read lines so. */
+enum smtpcode_log_side smtpcode_status_side(const char *s, size_t len);
 /* "delivery", "reject", "auth", or NULL for SMTPCODE_SIDE_UNKNOWN. */
 const char *smtpcode_side_name(enum smtpcode_log_side side);
 

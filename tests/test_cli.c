@@ -296,16 +296,17 @@ static const struct cli_case cases[] = {
 	/* Mail logs. */
 	{{"--extract", LOG}, 0,
 	 {LOG ":1: ann@example.com 4.3.1 temporary (system): Mail system full; "
-	  "retry auto, suppress no\n",
+	  "retry auto, suppress no; side: delivery\n",
 	  LOG ":5: eve@gmail.com 5.7.26 permanent (sender): Unauthenticated mail "
-	  "refused; retry after-fix, suppress no [gmail]\n",
+	  "refused; retry after-fix, suppress no [gmail]; side: delivery\n",
 	  LOG ":6: spam@example.org 5.7.1 ",
 	  LOG ":8: fay@example.org 5.1.1 permanent (mailbox): ",
 	  LOG ":9: gil@example.com 4.3.1 temporary",
 	  LOG ":11: - 5.7.1 permanent"},
 	 NULL, {":7:", ":10:"}},
 	{{"--extract", "--tsv", LOG}, 0,
-	 {LOG "\t4\tdan@example.net\texample.net\t4.2.2\ttemporary\tmailbox\t"},
+	 {LOG "\t4\tdan@example.net\texample.net\tdelivery\t4.2.2\ttemporary\t"
+	      "mailbox\t"},
 	 NULL, {NULL}},
 	{{"--annotate", LOG}, 0,
 	 {"status=deferred (host mx.example.com[192.0.2.10] said: 452 4.3.1 "
@@ -316,10 +317,10 @@ static const struct cli_case cases[] = {
 	{{"--summary", LOG}, 0,
 	 {"Lines: 11 read, 9 with a code, 2 without\n",
 	  "        4           4  4.3.1    temporary  Mail system full\n",
-	  "  4.3.1 example.com: 4 lines, 4 recipients: many recipients at one "
-	  "domain: a problem of the receiving system there, not of one mailbox\n",
-	  "  4.2.2 example.net: 1 lines, 1 recipients: one recipient: one "
-	  "mailbox, not the whole system\n"},
+	  "  4.3.1 example.com: 4 lines, 4 recipients: the receiving system "
+	  "there (the code is about the system, and many recipients share it)\n",
+	  "  4.2.2 example.net: 1 line, 1 recipient: one mailbox (the code is "
+	  "about a mailbox), not the receiving system\n"},
 	 NULL, {NULL}},
 	{{"--extract", COURIER}, 0,
 	 {COURIER ":1: bob@example.com 5.1.1 permanent (mailbox): No such user "
@@ -328,8 +329,8 @@ static const struct cli_case cases[] = {
 	  "full; retry auto, suppress no\n"},
 	 NULL, {":3:"}},
 	{{"--extract", "--tsv", COURIER}, 0,
-	 {COURIER "\t1\tbob@example.com\texample.com\t5.1.1\tpermanent\t",
-	  COURIER "\t2\tcarol@example.net\texample.net\t4.2.2\ttemporary\t"},
+	 {COURIER "\t1\tbob@example.com\texample.com\t-\t5.1.1\tpermanent\t",
+	  COURIER "\t2\tcarol@example.net\texample.net\t-\t4.2.2\ttemporary\t"},
 	 NULL, {NULL}},
 	{{"--extract", "/nonexistent/mail.log", LOG}, 2,
 	 {LOG ":1: ann@example.com"},

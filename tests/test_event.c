@@ -173,6 +173,54 @@ static void test_dialect_list(void **state)
 	assert_null(smtpcode_dialect_name(n));
 }
 
+/* smtpcode_status_side(): the side of each fixed status word, the same
+ * as an event's of that status; anything else, case and all, none. */
+static void test_status_side(void **state)
+{
+	static const struct {
+		const char *status;
+		enum smtpcode_log_side side;
+		const char *name;
+	} sides[] = {
+		{"sent", SMTPCODE_SIDE_DELIVERY, "delivery"},
+		{"deferred", SMTPCODE_SIDE_DELIVERY, "delivery"},
+		{"bounced", SMTPCODE_SIDE_DELIVERY, "delivery"},
+		{"expired", SMTPCODE_SIDE_DELIVERY, "delivery"},
+		{"rejected", SMTPCODE_SIDE_REJECT, "reject"},
+		{"warned", SMTPCODE_SIDE_REJECT, "reject"},
+		{"discarded", SMTPCODE_SIDE_REJECT, "reject"},
+		{"auth-failed", SMTPCODE_SIDE_AUTH, "auth"},
+		{"Deferred", SMTPCODE_SIDE_UNKNOWN, NULL},
+		{"sentx", SMTPCODE_SIDE_UNKNOWN, NULL},
+		{"", SMTPCODE_SIDE_UNKNOWN, NULL},
+	};
+	struct smtpcode_event_space space;
+	char line[256];
+	(void)state;
+	assert_int_equal(smtpcode_status_side(NULL, 0), SMTPCODE_SIDE_UNKNOWN);
+	/* a prefix of a word is not the word */
+	assert_int_equal(smtpcode_status_side("sent", 3), SMTPCODE_SIDE_UNKNOWN);
+	for (size_t i = 0; i < sizeof sides / sizeof *sides; i++) {
+		const char *w = sides[i].status;
+		enum smtpcode_log_side side = smtpcode_status_side(w, strlen(w));
+		const struct smtpcode_event *e;
+		assert_int_equal(side, sides[i].side);
+		if (sides[i].name)
+			assert_string_equal(smtpcode_side_name(side), sides[i].name);
+		else
+			assert_null(smtpcode_side_name(side));
+		/* Postfix writes its status as it is: the event agrees */
+		snprintf(line, sizeof line, SYSLOG "postfix/smtp[1]: Q1: "
+		         "to=<u@example.com>, relay=none, dsn=4.4.1, status=%s "
+		         "(connect to mx.example.com[192.0.2.5]:25: Connection "
+		         "timed out)", w);
+		e = smtpcode_event_parse(line, strlen(line), &space, sizeof space);
+		assert_non_null(e);
+		if (*w && smtpcode_event_status(e).len == strlen(w))
+			assert_int_equal(smtpcode_event_side(e), side);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -180,6 +228,7 @@ int main(void)
 	    cmocka_unit_test(test_courier_reply),
 	    cmocka_unit_test(test_space),
 	    cmocka_unit_test(test_dialect_list),
+	    cmocka_unit_test(test_status_side),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

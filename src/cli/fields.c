@@ -101,6 +101,19 @@ void words_of(const struct smtpcode_result *r, const char *text, size_t len,
 		wording_of(text, len, w);
 }
 
+const char *rest_on_words(const char *text, size_t len,
+                          const struct smtpcode_entry *provider,
+                          struct smtpcode_result *r,
+                          struct smtpcode_wording *words)
+{
+	memset(words, 0, sizeof *words);
+	if (smtpcode_resolve_words(text, len, provider, r)) {
+		words_of(r, text, len, words);
+		return "phrase";
+	}
+	return wording_of(text, len, words) ? "words" : NULL;
+}
+
 void row_verdict(struct row *w, const struct smtpcode_result *r,
                  const char *input, enum smtpcode_report report,
                  const struct smtpcode_wording *words)

@@ -60,6 +60,16 @@ bool wording_of(const char *text, size_t len, struct smtpcode_wording *w);
  * words (smtpcode_reason_from_words()): w->reason 0 when nothing. */
 void words_of(const struct smtpcode_result *r, const char *text, size_t len,
               struct smtpcode_wording *w);
+/* What text[0..len) that holds no code rests on, the one matcher of a
+ * pasted text and of a log line without a code: the entry a recognised
+ * provider's phrase picks ("phrase": r resolved, its reason from the words
+ * where it leaves it to them), else the reason the words give ("words":
+ * the verdict's fields stay unknown, as a guess is not for scripts to act
+ * on; fields.c yes_no()); NULL when neither.  r and words are filled in. */
+const char *rest_on_words(const char *text, size_t len,
+                          const struct smtpcode_entry *provider,
+                          struct smtpcode_result *r,
+                          struct smtpcode_wording *words);
 /* Fill a row for a lookup result, which report says more of (see
  * smtpcode_verdict()) and whose reason words gives when not NULL
  * (words_of()); or for a category. */

@@ -442,6 +442,8 @@ static void set_origin(struct log_ctx *c, unsigned long lineno,
 	o->relay = l->relay;
 	o->stage = l->stage;
 	o->status = l->status;
+	o->side = smtpcode_side_name(
+	    smtpcode_status_side(l->status.s, l->status.len));
 	o->dsn = l->dsn;
 	o->reply = l->reply;
 	o->verdict_from = chosen_from(l);
@@ -470,6 +472,31 @@ static NOINLINE void record_whole(struct log_ctx *c, const char *line,
 		render_record(format, &w);
 }
 
+/* --extract --field: the one value asked for of the record in c->origin,
+ * whose verdict is r's, its reason from words, resting on from. */
+static NOINLINE void field_record(struct log_ctx *c,
+                                  const struct smtpcode_result *r,
+                                  const struct smtpcode_wording *words,
+                                  const char *from)
+{
+	struct row w;
+
+	if (c->o->record_key >= 0) {
+		render_record_key(&c->origin, c->o->record_key);
+		return;
+	}
+	row_of_result(&w, r, NULL, c->origin.report, words);
+	w.verdict_from = from;
+	w.origin = &c->origin;
+	render_field(&w, (enum field_id)c->o->field);
+}
+
+/* Whether --extract writes one value of each record (--field). */
+static inline bool one_value(const struct log_options *o)
+{
+	return o->mode == LOG_EXTRACT && (o->record_key >= 0 || o->field >= 0);
+}
+
 /* The record of c->line, read from line[0..len). */
 static void record(struct log_ctx *c, const char *line, size_t len,
                    unsigned long lineno)
@@ -486,6 +513,10 @@ static void record(struct log_ctx *c, const char *line, size_t len,
 
 	set_origin(c, lineno, format);
 	c->origin.reason_phrase = words->phrase;
+	if (one_value(c->o)) {
+		field_record(c, r, words, NULL);
+		return;
+	}
 	if (s && s->stamp && s->verdict->stamp == s->stamp &&
 	    s->verdict->report == c->origin.report) {
 		v = s->verdict; /* this reply's, as last time */
@@ -502,6 +533,86 @@ static void record(struct log_ctx *c, const char *line, size_t len,
 		render_record_with(format, &c->origin, &v->shown);
 }
 
+/*
+ * The words of c->line, a line of a known layout without a code, that may
+ * tell why its message failed or waits: those after its recipient, and
+ * after its status where the line writes it (Postfix's "status=bounced
+ * (unknown user: ...)", Exim's "** u@bad.example: Unrouteable address"),
+ * without the punctuation that leads to them or a parenthesis around
+ * them.  Empty for a line that does not say so: free text, no recipient,
+ * a status that says nothing of the message's fate (sent) or is of the
+ * receiving side.  Only the spans the library gives are looked at.
+ */
+static struct smtpcode_text failure_words(const struct smtpcode_logline *l,
+                                          const char *line, size_t len)
+{
+	struct smtpcode_text none = {NULL, 0};
+	const char *from, *end = line + len;
+	enum smtpcode_log_side side;
+	bool paren = false;
+
+	if (l->format <= SMTPCODE_LOG_TEXT || !l->recipient.len ||
+	    smtpcode_report_of(l->status.s, l->status.len) ==
+	        SMTPCODE_REPORT_UNSAID)
+		return none;
+	side = smtpcode_status_side(l->status.s, l->status.len);
+	if (side == SMTPCODE_SIDE_REJECT || side == SMTPCODE_SIDE_AUTH)
+		return none;
+	from = l->recipient.s + l->recipient.len;
+	/* An Exim status is a static word, not in the line. */
+	if (l->status.s >= line && l->status.s < end &&
+	    l->status.s + l->status.len > from)
+		from = l->status.s + l->status.len;
+	while (from < end && (*from == ' ' || *from == '>' || *from == ',' ||
+	                      *from == ':' || *from == '(' || *from == '\t'))
+		paren |= *from++ == '(';
+	while (end > from && (end[-1] == '\n' || end[-1] == '\r' ||
+	                      end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	if (paren && end > from && end[-1] == ')')
+		end--;
+	return (struct smtpcode_text){from, (size_t)(end - from)};
+}
+
+/*
+ * A line of a known layout without a code whose words tell a reason:
+ * its record rests on them, as a pasted text's lookup does (the one
+ * matcher, rest_on_words()): a provider's entry that its phrase picks,
+ * else the reason alone, with the verdict's fields unknown.  False when
+ * the line gives none.  Not inlined: such lines are few, and it is no
+ * part of the way of the lines with a code.
+ */
+static NOINLINE bool words_record(struct log_ctx *c, const char *line,
+                                  size_t len, unsigned long lineno)
+{
+	struct smtpcode_text t = failure_words(&c->line, line, len);
+	enum record_format format =
+	    c->o->mode == LOG_ANNOTATE ? RECORD_TEXT : c->o->format;
+	struct smtpcode_wording words;
+	const char *from;
+	struct row w;
+
+	if (!t.len || !(from = rest_on_words(t.s, t.len, c->o->provider,
+	                                     &c->own, &words)))
+		return false;
+	set_origin(c, lineno, format);
+	c->origin.reply = t;
+	c->origin.verdict_from = from;
+	c->origin.reason_phrase = words.phrase;
+	if (one_value(c->o)) {
+		field_record(c, &c->own, &words, from);
+		return true;
+	}
+	row_of_result(&w, &c->own, NULL, c->origin.report, &words);
+	w.verdict_from = from;
+	w.origin = &c->origin;
+	if (c->o->mode == LOG_ANNOTATE)
+		render_annotation(line, len, &w);
+	else
+		render_record(format, &w);
+	return true;
+}
+
 /* One line into a summary (a line_fn, ctx the summary).  Not inlined in
  * each(), for the same reason as resolve_anew(). */
 static NOINLINE void summarise(void *ctx, const char *line, size_t len,
@@ -511,9 +622,11 @@ static NOINLINE void summarise(void *ctx, const char *line, size_t len,
 	struct smtpcode_logline l;
 	bool found = smtpcode_log_parse(line, len, &l);
 
+	struct summary_line sl = {l.recipient, l.domain, l.status, l.relay,
+	                          l.reply};
+
 	(void)lineno;
-	summary_add(s, found ? chosen(&l) : NULL, l.recipient, l.domain,
-	            l.status);
+	summary_add(s, found ? chosen(&l) : NULL, &sl);
 }
 
 static void each(void *ctx, const char *line, size_t len, unsigned long lineno)
@@ -524,6 +637,9 @@ static void each(void *ctx, const char *line, size_t len, unsigned long lineno)
 		summarise(c->summary, line, len, lineno);
 	else if (smtpcode_log_parse(line, len, &c->line))
 		record(c, line, len, lineno);
+	else if (c->line.format > SMTPCODE_LOG_TEXT &&
+	         words_record(c, line, len, lineno))
+		; /* a record by its words */
 	else if (c->o->mode == LOG_ANNOTATE)
 		render_annotation(line, len, NULL);
 }
@@ -906,7 +1022,7 @@ static bool worker_init(struct worker *w, struct pool *p,
 	memset(w, 0, sizeof *w);
 	w->pool = p;
 	if (c->summary)
-		return (w->summary = summary_new()) != NULL;
+		return (w->summary = summary_new(c->o->provider)) != NULL;
 	w->ctx = ctx;
 	w->ctx->o = c->o;
 	return true;
@@ -1083,7 +1199,7 @@ int read_logs(const struct log_options *o, int nfiles, char **files)
 		nfiles = 1;
 		files = stdin_only;
 	}
-	if (o->mode == LOG_SUMMARY && !(c.summary = summary_new())) {
+	if (o->mode == LOG_SUMMARY && !(c.summary = summary_new(o->provider))) {
 		out_no_memory();
 		return -1;
 	}

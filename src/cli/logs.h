@@ -13,6 +13,10 @@ struct log_options {
 	const struct smtpcode_entry *provider; /* --provider, or NULL */
 	int workers; /* threads to read with: 0 one per core (at most
 	                LOG_MAX_WORKERS), 1 this one alone */
+	/* --extract --field NAME: one value per record, of a key of the
+	 * record's own (record_key, its place in record_fields.def) or of
+	 * its verdict (field, an enum field_id); -1 for none. */
+	int record_key, field;
 };
 
 /* The most threads the log modes read with. */

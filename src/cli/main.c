@@ -32,6 +32,8 @@ struct options {
 	enum mode mode;
 	enum action action;
 	enum field_id field;
+	int record_key;       /* --field NAME of a log record's own, or -1 */
+	const char *record_key_name; /* and that NAME */
 	const struct smtpcode_entry *provider; /* --provider NAME */
 	bool all_providers;                    /* --provider all */
 	const char *rules;                     /* --rules FILE */
@@ -53,7 +55,8 @@ static const char usage_text[] =
     "  -j, --json            one JSON object per result (JSON Lines)\n"
     "  -t, --tsv             code, severity, scope, acts, reason, name\n"
     "  -f, --field NAME      one field per result: severity, scope, acts,\n"
-    "                        retry, suppress, bounce, reason, name, basic, ...\n"
+    "                        retry, suppress, bounce, reason, name, basic, ...;\n"
+    "                        with --extract also a record's: side, recipient, ...\n"
     "  -b, --brief           one line per result: code, severity, name\n"
     "  -q, --quiet           no output; only the exit status\n"
     "  -p, --provider NAME   codes as provider NAME uses them (gmail, yahoo,\n"
@@ -346,7 +349,7 @@ static int lookup_text(const struct options *o, const char *text, size_t len,
 	struct smtpcode_result r;
 	struct smtpcode_wording words;
 	struct row w;
-	const char *marker;
+	const char *marker, *from;
 	const struct smtpcode_entry *p = provider_for(o, text, len, &marker);
 
 	if (smtpcode_find_pasted(text, len, &q, &at)) {
@@ -355,13 +358,14 @@ static int lookup_text(const struct options *o, const char *text, size_t len,
 		answer(o, &r, text, len, marker, "code");
 		return r.known ? EXIT_FOUND : EXIT_UNKNOWN;
 	}
-	if (smtpcode_resolve_words(text, len, p, &r)) {
-		answer(o, &r, text, len, marker, "phrase");
+	if ((from = rest_on_words(text, len, p, &r, &words)) != NULL &&
+	    strcmp(from, "phrase") == 0) {
+		answer(o, &r, text, len, marker, from);
 		return EXIT_FOUND;
 	}
-	if (wording_of(text, len, &words)) {
+	if (from) {
 		row_of_result(&w, &r, text, SMTPCODE_REPORT_UNSAID, &words);
-		w.verdict_from = "words";
+		w.verdict_from = from;
 		emit(o, &w, &r, text);
 		return EXIT_FOUND;
 	}
@@ -719,7 +723,14 @@ static int take_value(struct options *o, char id, const char *value,
 
 	switch (id) {
 	case 'f':
-		if ((f = field_parse(value)) < 0)
+		o->record_key = -1;
+		if ((f = field_parse(value)) < 0 &&
+		    (o->record_key = record_key_parse(value)) >= 0) {
+			o->mode = MODE_FIELD; /* a record's: --extract only */
+			o->record_key_name = value;
+			break;
+		}
+		if (f < 0)
 			return usage_error("unknown field '%s' (expected a JSON "
 			                   "key: severity, scope, acts, retry, "
 			                   "suppress, bounce, reason, name, ...)",
@@ -828,7 +839,8 @@ static int workers_asked(void)
 
 int main(int argc, char **argv)
 {
-	struct options o = {MODE_TEXT, ACT_LOOKUP, F_CODE, NULL, false, NULL};
+	struct options o = {MODE_TEXT, ACT_LOOKUP, F_CODE, -1, NULL, NULL, false,
+	                    NULL};
 	unsigned width = terminal_width();
 	bool color = false;
 	int status;
@@ -837,6 +849,9 @@ int main(int argc, char **argv)
 	parse_color("auto", &color);
 	if ((status = read_options(argc, argv, &argc, &o, &width, &color)) >= 0)
 		return status;
+	if (o.mode == MODE_FIELD && o.record_key >= 0 && o.action != ACT_EXTRACT)
+		return usage_error("field '%s' is a log record's: it goes with "
+		                   "--extract", escape_arg(o.record_key_name));
 	out_set_width(width);
 	out_set_color(color && o.mode == MODE_TEXT);
 	/* A site's rules, read only when asked for: a lookup without them
@@ -876,9 +891,13 @@ int main(int argc, char **argv)
 		struct log_options lo = {
 		    o.action == ACT_ANNOTATE ? LOG_ANNOTATE
 		    : o.action == ACT_EXTRACT ? LOG_EXTRACT : LOG_SUMMARY,
-		    record_format(&o), o.provider, workers_asked()};
+		    record_format(&o), o.provider, workers_asked(), -1, -1};
 		if (lo.workers < 0)
 			return EXIT_ERROR;
+		if (o.mode == MODE_FIELD && o.action == ACT_EXTRACT) {
+			lo.record_key = o.record_key;
+			lo.field = o.record_key < 0 ? (int)o.field : -1;
+		}
 		status = read_logs(&lo, argc, argv) ? EXIT_ERROR : EXIT_FOUND;
 		break;
 	}

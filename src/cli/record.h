@@ -93,4 +93,7 @@ _Static_assert(0
 #undef RECORD_FIELD
                == 1, "record_fields.def: one key of kind R_NAME");
 
+/* The place in record_fields.def of the key named name, or -1. */
+int record_key_parse(const char *name);
+
 #endif

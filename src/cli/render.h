@@ -145,6 +145,9 @@ void render_field(const struct row *w, enum field_id f);
 /* A log line as read (but the CR of a CRLF ending), then (w non-NULL)
  * "  => " and its verdict. */
 void render_annotation(const char *line, size_t len, const struct row *w);
+/* The value of key (record_key_parse()) of o as TSV writes it, then a
+ * newline: --extract --field. */
+void render_record_key(const struct origin *o, int key);
 /* A record from a log or a message, in the chosen format. */
 void render_record(enum record_format format, const struct row *w);
 

@@ -141,6 +141,15 @@ static const char *value(const struct row *w, enum field_id f)
 static void verdict(const struct row *w, struct sink *k)
 {
 	const struct smtpcode_match *m = &w->r->match;
+	/* A line without a code whose words gave its reason alone: that
+	 * reason, and no verdict (no severity, retry or suppress to act
+	 * on). */
+	if (!w->code[0] && w->verdict_from &&
+	    strcmp(w->verdict_from, "words") == 0) {
+		SINK_LITERAL(k, "no code; by its words: ");
+		put(k, value(w, F_REASON));
+		return;
+	}
 	const unsigned char *val = w->verdict.value;
 	bool final = val[SMTPCODE_SEVERITY] == SMTPCODE_TEMPORARY &&
 	             val[SMTPCODE_FINAL] == 2;
@@ -329,6 +338,29 @@ static void write_R_WORD(struct sink *k, enum record_format format,
 		if (sizeof(lit) > 1)                                          \
 			SINK_LITERAL(k, lit);                                 \
 	} while (0)
+
+int record_key_parse(const char *name)
+{
+	static const char *const keys[] = {
+#define RECORD_FIELD(key, kind, modes, text, text_before, tsv, tsv_before) #key,
+#include "record_fields.def"
+#undef RECORD_FIELD
+	};
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+		if (strcmp(keys[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+void render_record_key(const struct origin *o, int key)
+{
+	int i = 0;
+
+#define RECORD_FIELD(key_, kind, modes, text, text_before, tsv, tsv_before)   	if (i++ == key)                                                       		write_##kind(NULL, RECORD_TSV, o->key_);
+#include "record_fields.def"
+#undef RECORD_FIELD
+	SINK_LITERAL(NULL, "\n");
+}
 
 /* A key's value as text, to compare with a code (TEXT_NOTE): a span's or
  * a word's; a number is never a note. */

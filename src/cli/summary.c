@@ -20,6 +20,16 @@
  * and counts no more, and summary_render() says so and ends the command
  * with status 2, rather than show counts that would be wrong.
  *
+ * The receiving side (records of side reject and auth: what this server
+ * refused others) is counted apart, so that "we could not deliver" and
+ * "we refused others" never mix: the sections by code and domain are
+ * the sending side's (and lines that do not say their side), the
+ * receiving side's are rejects by code and reason and by client, and
+ * failed logins by client.  A client is written by whoever connects, so
+ * its tables are bounded (CLIENTS_MAX): a new client then takes the place
+ * of one seldom seen (client_group()), whose lines are counted, and said
+ * to be, as no longer listed.
+ *
  * Speed: this runs once per log line.  A line's (code, domain) pair is
  * looked up by the code as a number and the domain's hash; the code and
  * the domain are looked up only when the pair is new.  A recipient is
@@ -42,6 +52,9 @@
 #define SKETCH_LOG2 12
 #define SKETCH_BITS (1u << SKETCH_LOG2) /* places of a sketch */
 #define SKETCH_FEW 4        /* places held in the sketch itself */
+#define CLIENTS_MAX 4096  /* clients listed, each side: see above */
+#define CLIENTS_SHOWN 20  /* in text; JSON lists all those kept */
+#define CLIENTS_PROBED 8  /* the least frequent of these makes room */
 #define SKETCH_LIST_MAX 128 /* places held in a list: 256 bytes, half a
                                bitmap */
 
@@ -68,11 +81,16 @@ struct group {
 	uint64_t hash;       /* of what identifies it in its map */
 	unsigned long count; /* lines */
 	uint32_t len;        /* of key */
-	uint32_t code;       /* codes and pairs: the code's number */
+	uint32_t code;       /* codes, pairs and rejects: the code's number */
 	/* Pairs: their code's and domain's groups, as indices.  Codes and
 	 * domains of a summary being merged into another: their own index
-	 * in that other (summary_merge()). */
+	 * in that other (summary_merge()).  Rejects: code_group is the
+	 * reason their words give (a SMTPCODE_REASON value, 0 none). */
 	uint32_t code_group, domain_group;
+	unsigned char scope; /* pairs: the SMTPCODE_SCOPE value of their first
+	                        line's verdict, provider entries included */
+	bool late;           /* clients: came when the table was full, so
+	                        their count is a lower bound */
 	struct sketch recipients;
 };
 
@@ -92,7 +110,13 @@ struct map {
 struct summary {
 	unsigned long lines, with_code;
 	struct sip_key key; /* of the maps' hashes: this summary's own */
+	const struct smtpcode_entry *provider; /* --provider, for the pairs' verdicts */
 	struct map codes, domains, pairs;
+	/* The receiving side: its lines, rejects by (code, reason), and the
+	 * clients refused, with the lines of clients past CLIENTS_MAX. */
+	unsigned long rejects, auth_failures;
+	struct map reasons, reject_clients, auth_clients;
+	unsigned long unlisted_rejects, unlisted_auth;
 	const char *failed; /* why counting stopped, or NULL */
 };
 
@@ -563,11 +587,13 @@ static void random_key(struct summary *s)
 	s->key.k1 = mix(s->key.k0 ^ (uint64_t)(uintptr_t)s);
 }
 
-struct summary *summary_new(void)
+struct summary *summary_new(const struct smtpcode_entry *provider)
 {
 	struct summary *s = calloc(1, sizeof *s);
-	if (s) /* (the caller reports a failure) */
+	if (s) { /* (the caller reports a failure) */
 		random_key(s);
+		s->provider = provider;
+	}
 	return s;
 }
 
@@ -579,6 +605,165 @@ static void lower(char *buf, struct smtpcode_text t)
 		                                        : t.s[i];
 }
 
+/* The scope of the verdict of a line's code q, reply and status, its
+ * provider's entry included (Yahoo's [TSS04] is about the sender): what
+ * a pair's finding rests on with the spread of its recipients.  Worked
+ * out for a pair's first line only, as a reply's resolving costs more
+ * than counting it. */
+static COLD unsigned char scope_of(const struct summary *s,
+                                   const struct smtpcode_query *q,
+                                   struct smtpcode_text reply,
+                                   struct smtpcode_text status)
+{
+	struct smtpcode_result r;
+	struct smtpcode_verdict v;
+
+	smtpcode_resolve(q, reply.s, reply.len, s->provider, &r);
+	smtpcode_verdict(&r, smtpcode_report_of(status.s, status.len), &v);
+	return v.value[SMTPCODE_SCOPE];
+}
+
+/* Group pos of m out of m's index (backward-shift deletion: the entries
+ * after it in its run move up where their home allows, so that lookups
+ * need no tombstones). */
+static void unindex(struct map *m, size_t pos)
+{
+	size_t mask = m->nindex - 1, i, k;
+
+	for (i = (size_t)m->groups[pos].hash & mask; m->index[i] != pos + 1;)
+		i = (i + 1) & mask;
+	for (k = (i + 1) & mask; m->index[k]; k = (k + 1) & mask) {
+		size_t home = (size_t)m->groups[m->index[k] - 1].hash & mask;
+		/* k's entry may move to i when its home is not in (i, k] */
+		if ((k > i && (home <= i || home > k)) ||
+		    (k < i && home <= i && home > k)) {
+			m->index[i] = m->index[k];
+			i = k;
+		}
+	}
+	m->index[i] = 0;
+}
+
+/* Group pos of m given to a new key of hash (its old key freed, its lines
+ * counted in *unlisted), found through the index under it. */
+static void reuse(struct map *m, size_t pos, uint64_t hash, char *key,
+                  size_t len, unsigned long *unlisted)
+{
+	struct group *g = &m->groups[pos];
+	size_t j;
+
+	unindex(m, pos);
+	*unlisted += g->count;
+	free(g->key);
+	memset(g, 0, sizeof *g);
+	g->key = key;
+	g->len = (uint32_t)len;
+	g->hash = hash;
+	g->late = true;
+	for (j = (size_t)hash & (m->nindex - 1); m->index[j];)
+		j = (j + 1) & (m->nindex - 1);
+	m->index[j] = (uint32_t)(pos + 1);
+}
+
+/*
+ * The group of client key[0..n) in m (as read), added if new; NULL (s
+ * failed) when memory ran out.  A table of CLIENTS_MAX clients makes room
+ * for a new one by giving it the place of the least frequent of a few
+ * (CLIENTS_PROBED, picked by the new one's hash): that one's lines are
+ * counted in *unlisted, and the new one's count, which misses its lines
+ * of before, is a lower bound (late).  So the frequent clients stay
+ * listed whatever order they come in, and memory stays bounded.
+ */
+static struct group *client_group(struct summary *s, struct map *m,
+                                  struct smtpcode_text key,
+                                  unsigned long *unlisted)
+{
+	uint64_t hash = sip13(&s->key, key.s, key.len);
+	struct group *g;
+	char *copy;
+	size_t j, least;
+
+	for (g = first(m, hash, &j); g; g = next(m, &j))
+		if (g->hash == hash && g->len == key.len &&
+		    scan_same(g->key, key.s, key.len))
+			return g;
+	if (!(copy = copy_key(s, key.s, key.len)))
+		return NULL;
+	if (m->used < CLIENTS_MAX) {
+		if (!(g = add(s, m, hash, copy, key.len)))
+			free(copy);
+		return g;
+	}
+	least = (size_t)(hash >> 32) % m->used;
+	for (size_t i = 1; i < CLIENTS_PROBED; i++) {
+		size_t at = (size_t)((hash >> 32) + i * 2654435761u) % m->used;
+		if (m->groups[at].count < m->groups[least].count)
+			least = at;
+	}
+	reuse(m, least, hash, copy, key.len, unlisted);
+	return &m->groups[least];
+}
+
+/* The group of rejects of code cid whose words give reason, added if
+ * new; NULL (s failed) when memory ran out.  Its key is the code's text,
+ * as a code group's. */
+static struct group *reason_group(struct summary *s, uint32_t cid,
+                                  uint32_t reason)
+{
+	uint32_t both[2] = {cid, reason};
+	uint64_t hash = sip13(&s->key, both, sizeof both);
+	struct smtpcode_query q;
+	struct group *g;
+	char text[16], *key;
+	size_t j;
+
+	for (g = first(&s->reasons, hash, &j); g; g = next(&s->reasons, &j))
+		if (g->code == cid && g->code_group == reason)
+			return g;
+	q = code_of(cid);
+	if (!(key = copy_key(s, text, smtpcode_format(&q, text, sizeof text))))
+		return NULL;
+	if (!(g = add(s, &s->reasons, hash, key, strlen(key)))) {
+		free(key);
+		return NULL;
+	}
+	g->code = cid;
+	g->code_group = reason;
+	return g;
+}
+
+/* A line of the receiving side (side reject or auth): counted by its
+ * client (host) and, for a reject with a code, by the code and the
+ * reason its reply's words give. */
+static void add_receiving(struct summary *s, enum smtpcode_log_side side,
+                          const struct smtpcode_query *q,
+                          struct smtpcode_text host,
+                          struct smtpcode_text reply)
+{
+	bool reject = side == SMTPCODE_SIDE_REJECT;
+	struct group *g;
+
+	if (reject)
+		s->rejects++;
+	else
+		s->auth_failures++;
+	if (s->failed)
+		return;
+	if (reject && q) {
+		struct smtpcode_wording w;
+		if (!wording_of(reply.s, reply.len, &w))
+			w.reason = 0;
+		if ((g = reason_group(s, code_number(q), (uint32_t)w.reason)) != NULL)
+			g->count++;
+	}
+	if (!host.len)
+		return;
+	g = client_group(s, reject ? &s->reject_clients : &s->auth_clients,
+	                 host, reject ? &s->unlisted_rejects : &s->unlisted_auth);
+	if (g)
+		g->count++;
+}
+
 /*
  * One line: q is its code, or NULL for a line without one.  A line with
  * a domain costs one lookup, of its (code, domain) pair, whose code and
@@ -587,20 +772,28 @@ static void lower(char *buf, struct smtpcode_text t)
  * no summary will be shown.
  */
 void summary_add(struct summary *s, const struct smtpcode_query *q,
-                 struct smtpcode_text recipient, struct smtpcode_text domain,
-                 struct smtpcode_text status)
+                 const struct summary_line *l)
 {
 	char stack[4 + 256], *buf = stack; /* the code, then the domain */
+	struct smtpcode_text recipient = l->recipient, domain = l->domain;
+	enum smtpcode_log_side side;
 	struct group *g;
 	uint64_t hash;
 	uint32_t cid;
 	long place;
 
-	(void)status;
 	s->lines++;
-	if (!q || (!q->basic && !q->enhanced))
+	if (q && !q->basic && !q->enhanced)
+		q = NULL;
+	if (q)
+		s->with_code++;
+	side = smtpcode_status_side(l->status.s, l->status.len);
+	if (side == SMTPCODE_SIDE_REJECT || side == SMTPCODE_SIDE_AUTH) {
+		add_receiving(s, side, q, l->host, l->reply);
 		return;
-	s->with_code++;
+	}
+	if (!q)
+		return;
 	if (s->failed)
 		return;
 	place = recipient.len ? (long)sketch_place(recipient) : -1;
@@ -618,8 +811,8 @@ void summary_add(struct summary *s, const struct smtpcode_query *q,
 	lower(buf + 4, domain);
 	hash = pair_hash(s, buf, cid, domain.len);
 	g = find_pair(s, hash, cid, buf + 4, domain.len);
-	if (!g)
-		g = new_pair(s, hash, cid, buf + 4, domain.len);
+	if (!g && (g = new_pair(s, hash, cid, buf + 4, domain.len)) != NULL)
+		g->scope = scope_of(s, q, l->reply, l->status);
 	if (g && !(count(g, place) &&
 	           count(&s->codes.groups[g->code_group], place) &&
 	           count(&s->domains.groups[g->domain_group], place)))
@@ -702,9 +895,46 @@ static COLD bool merge_pairs(struct summary *into, struct summary *from)
 		if (!(g = find_pair(into, hash, f->code, d->key, d->len)))
 			g = add_pair(into, hash, f->code, ci, di);
 		ok = g && take(g, f);
+		/* The first lines differ from summary to summary: the
+		 * least scope of theirs, so that the order of merges does
+		 * not matter. */
+		if (ok && f->scope && (!g->scope || f->scope < g->scope))
+			g->scope = f->scope;
 	}
 	free(buf);
 	return ok;
+}
+
+/* from's rejects by code and reason counted in into. */
+static COLD bool merge_reasons(struct summary *into, struct summary *from)
+{
+	for (size_t i = 0; i < from->reasons.used; i++) {
+		struct group *f = &from->reasons.groups[i];
+		struct group *g = reason_group(into, f->code, f->code_group);
+		if (!g)
+			return false;
+		g->count += f->count;
+	}
+	return true;
+}
+
+/* from's clients of map m counted in into's map to (whose room is made
+ * as client_group() makes it), with from's unlisted lines. */
+static COLD bool merge_clients(struct summary *into, struct map *to,
+                               const struct map *m, unsigned long *unlisted,
+                               unsigned long from_unlisted)
+{
+	*unlisted += from_unlisted;
+	for (size_t i = 0; i < m->used; i++) {
+		const struct group *f = &m->groups[i];
+		struct group *g = client_group(
+		    into, to, (struct smtpcode_text){f->key, f->len}, unlisted);
+		if (!g)
+			return false;
+		g->count += f->count;
+		g->late |= f->late;
+	}
+	return true;
 }
 
 /*
@@ -717,23 +947,39 @@ COLD void summary_merge(struct summary *into, struct summary *from)
 {
 	into->lines += from->lines;
 	into->with_code += from->with_code;
+	into->rejects += from->rejects;
+	into->auth_failures += from->auth_failures;
 	if (from->failed)
 		fail(into, from->failed);
 	if (into->failed)
 		return;
-	if (!into->codes.used) { /* into has no group: from's are its own */
+	if (!into->codes.used && !into->reasons.used &&
+	    !into->reject_clients.used && !into->auth_clients.used) {
+		/* into has no group: from's are its own, with their key */
 		struct summary empty = *into;
 		into->key = from->key;
 		into->codes = from->codes;
 		into->domains = from->domains;
 		into->pairs = from->pairs;
+		into->reasons = from->reasons;
+		into->reject_clients = from->reject_clients;
+		into->auth_clients = from->auth_clients;
+		into->unlisted_rejects += from->unlisted_rejects;
+		into->unlisted_auth += from->unlisted_auth;
 		from->codes = empty.codes;
 		from->domains = empty.domains;
 		from->pairs = empty.pairs;
+		from->reasons = empty.reasons;
+		from->reject_clients = empty.reject_clients;
+		from->auth_clients = empty.auth_clients;
 		return;
 	}
 	if (!merge_codes(into, from) || !merge_domains(into, from) ||
-	    !merge_pairs(into, from))
+	    !merge_pairs(into, from) || !merge_reasons(into, from) ||
+	    !merge_clients(into, &into->reject_clients, &from->reject_clients,
+	                   &into->unlisted_rejects, from->unlisted_rejects) ||
+	    !merge_clients(into, &into->auth_clients, &from->auth_clients,
+	                   &into->unlisted_auth, from->unlisted_auth))
 		fail(into, out_of_memory);
 }
 
@@ -773,6 +1019,17 @@ static COLD int pair_by_count(const void *a, const void *b)
 	              &sorting->codes.groups[y->code_group]);
 	return c ? c : key_order(&sorting->domains.groups[x->domain_group],
 	                         &sorting->domains.groups[y->domain_group]);
+}
+
+/* Rejects, most frequent first, then by code, then by reason. */
+static COLD int reason_by_count(const void *a, const void *b)
+{
+	const struct group *x = *(const struct group *const *)a;
+	const struct group *y = *(const struct group *const *)b;
+	int c = by_count(a, b);
+	if (c || x->code_group == y->code_group)
+		return c;
+	return x->code_group < y->code_group ? -1 : 1;
 }
 
 /* The groups of a map in order, NULL after them; NULL when memory ran
@@ -820,19 +1077,90 @@ static COLD const char *name_of(const char *code)
 	return e ? smtpcode_text(e, SMTPCODE_NAME) : "not a registered code";
 }
 
-/* A temporary failure at one domain: many recipients point at the
- * system there, one at a mailbox.  code is the pair's code group. */
+/* "1 line", "2 lines": a count and its noun, grammatical. */
+static COLD const char *counted(unsigned long n, const char *one,
+                                const char *many, char *buf, size_t size)
+{
+	snprintf(buf, size, "%lu %s", n, n == 1 ? one : many);
+	return buf;
+}
+
+/*
+ * A temporary failure at one domain: whom it is about, from the scope of
+ * the code's verdict (its provider's entry included) and the spread of
+ * its recipients together.  A code about a mailbox (4.2.2, full) is that
+ * many mailboxes however many there are; one about the system (4.3.1) is
+ * the system there; the network (a time-out), the session, the message
+ * and the sender (Yahoo's [TSS04], our IP address) are neither one
+ * mailbox nor, but the session, the system.
+ * A code that says no scope leaves it to the spread: many recipients
+ * point at the system, one at a mailbox.  *scope is the word JSON gives,
+ * *from what it rests on ("code" or "recipients"); NULL when the code is
+ * not temporary.
+ */
 static COLD const char *finding(const struct group *pair,
-                                const struct group *code, const char **scope)
+                                const struct group *code, const char **scope,
+                                const char **from, char *buf, size_t size)
 {
 	bool at_least;
 	unsigned long n = distinct(pair, &at_least);
+	const char *name = pair->scope
+	                       ? smtpcode_value_name(SMTPCODE_SCOPE, pair->scope)
+	                       : NULL;
+
 	if (strcmp(severity_of(code->key), "temporary") != 0)
 		return NULL;
+	*from = "code";
+	*scope = name;
+	if (name && strcmp(name, "mailbox") == 0) {
+		if (n == 1 && !at_least)
+			return "one mailbox (the code is about a mailbox), not "
+			       "the receiving system";
+		snprintf(buf, size, "%s%lu mailboxes, each its own (the code is "
+		         "about a mailbox), not the receiving system",
+		         at_least ? "at least " : "", n);
+		return buf;
+	}
+	if (name && strcmp(name, "system") == 0)
+		return n > 1 ? "the receiving system there (the code is about "
+		               "the system, and many recipients share it)"
+		             : "the receiving system there (the code is about "
+		               "the system; one recipient seen)";
+	if (name && strcmp(name, "network") == 0)
+		return "the network on the way there (the code is about the "
+		       "connection), not a mailbox";
+	if (name && strcmp(name, "sender") == 0)
+		return "the sending side: our IP address or domain (the code "
+		       "is about the sender), not the recipients";
+	if (name && strcmp(name, "message") == 0)
+		return "this message itself (the code is about the message), "
+		       "not the recipients nor their system";
+	if (name && strcmp(name, "session") == 0)
+		return "the session with the receiving system there (the code "
+		       "is about the connection), not one mailbox";
+	*from = "recipients";
 	*scope = n > 1 ? "system" : "mailbox";
-	return n > 1 ? "many recipients at one domain: a problem of the "
-	               "receiving system there, not of one mailbox"
-	             : "one recipient: one mailbox, not the whole system";
+	return n > 1 ? "many recipients at one domain: likely the receiving "
+	               "system there, not one mailbox"
+	             : "one recipient: likely one mailbox, not the whole system";
+}
+
+/* The reason of a group of rejects: its words', else its code's own
+ * verdict's; "-" for none. */
+static COLD const char *reason_name(const struct group *g)
+{
+	struct smtpcode_result r;
+	struct smtpcode_verdict v;
+	const char *name;
+
+	if (g->code_group)
+		return smtpcode_value_name(SMTPCODE_REASON, (int)g->code_group);
+	entry_of(g->key, &r);
+	smtpcode_verdict(&r, SMTPCODE_REPORT_UNSAID, &v);
+	name = v.value[SMTPCODE_REASON]
+	           ? smtpcode_value_name(SMTPCODE_REASON, v.value[SMTPCODE_REASON])
+	           : NULL;
+	return name ? name : "-";
 }
 
 /* g's distinct recipients for a column of the table: "N", or ">= N" for
@@ -846,14 +1174,76 @@ static COLD const char *recipients_column(const struct group *g, char *buf,
 	return buf;
 }
 
+/* Clients of a table, the most frequent first: CLIENTS_SHOWN of them,
+ * and how many more there are. */
+static COLD void clients_text(const struct group **v, unsigned long unlisted)
+{
+	size_t i;
+	char buf[64];
+
+	out_str("    count  client\n");
+	for (i = 0; v[i] && i < CLIENTS_SHOWN; i++) {
+		snprintf(buf, sizeof buf, "%s%lu", v[i]->late ? ">= " : "",
+		         v[i]->count);
+		out_printf("  %7s  ", buf);
+		out_escaped(stdout, v[i]->key, v[i]->len);
+		out_str("\n");
+	}
+	for (; v[i]; i++)
+		unlisted += v[i]->count;
+	if (unlisted)
+		out_printf("  and %s from other clients (--json lists up to %d "
+		           "clients, those most seen)\n",
+		           counted(unlisted, "line", "lines", buf, sizeof buf),
+		           CLIENTS_MAX);
+}
+
+/* The receiving side: what this server refused others. */
+static COLD void receiving_text(const struct summary *s,
+                                const struct group **reasons,
+                                const struct group **reject_clients,
+                                const struct group **auth_clients)
+{
+	char buf[64];
+
+	out_str("\nReceiving side: what this server refused others\n");
+	out_printf("Rejects: %s\n",
+	           counted(s->rejects, "line", "lines", buf, sizeof buf));
+	if (reasons[0]) {
+		out_str("  By code and reason\n"
+		        "    count  code     reason            name\n");
+		for (size_t i = 0; reasons[i]; i++)
+			out_printf("  %7lu  %-8s %-17s %s\n", reasons[i]->count,
+			           reasons[i]->key, reason_name(reasons[i]),
+			           name_of(reasons[i]->key));
+	}
+	if (reject_clients[0]) {
+		out_str("  By client\n");
+		clients_text(reject_clients, s->unlisted_rejects);
+	}
+	out_printf("Failed logins: %s\n",
+	           counted(s->auth_failures, "line", "lines", buf, sizeof buf));
+	if (auth_clients[0]) {
+		out_str("  By client\n");
+		clients_text(auth_clients, s->unlisted_auth);
+	}
+}
+
 static COLD void
 summary_text(const struct summary *s, const struct group **codes,
-             const struct group **domains, const struct group **pairs)
+             const struct group **domains, const struct group **pairs,
+             const struct group **reasons, const struct group **reject_clients,
+             const struct group **auth_clients)
 {
-	char column[32];
+	char column[32], word[32], text[256];
 
 	out_printf("Lines: %lu read, %lu with a code, %lu without\n", s->lines,
 	           s->with_code, s->lines - s->with_code);
+	if (s->rejects || s->auth_failures)
+		out_printf("The sections by code and domain are the sending "
+		           "side's; %s of the receiving side are below\n",
+		           counted(s->rejects + s->auth_failures, "line",
+		                   "lines", text, sizeof text));
 	out_str("\nBy code\n    count  recipients  code     severity   name\n");
 	for (size_t i = 0; codes[i]; i++)
 		out_printf("  %7lu  %10s  %-8s %-10s %s\n", codes[i]->count,
@@ -871,16 +1261,24 @@ summary_text(const struct summary *s, const struct group **codes,
 	for (size_t i = 0; pairs[i]; i++) {
 		const struct group *code = &s->codes.groups[pairs[i]->code_group];
 		const struct group *dom = &s->domains.groups[pairs[i]->domain_group];
-		const char *scope, *why = finding(pairs[i], code, &scope);
+		const char *scope, *from;
+		const char *why = finding(pairs[i], code, &scope, &from, text,
+		                          sizeof text);
 		bool at_least;
 		unsigned long n = distinct(pairs[i], &at_least);
 		if (!why)
 			continue;
 		out_printf("  %s ", code->key);
 		out_escaped(stdout, dom->key, dom->len);
-		out_printf(": %lu lines, %s%lu recipients: %s\n", pairs[i]->count,
-		           at_least ? "at least " : "", n, why);
+		out_printf(": %s, %s%s: %s\n",
+		           counted(pairs[i]->count, "line", "lines", column,
+		                   sizeof column),
+		           at_least ? "at least " : "",
+		           counted(n, "recipient", "recipients", word, sizeof word),
+		           why);
 	}
+	if (s->rejects || s->auth_failures)
+		receiving_text(s, reasons, reject_clients, auth_clients);
 }
 
 /* ,"recipients":N for g, and "recipients_at_least":true for a bound. */
@@ -911,10 +1309,50 @@ static COLD void json_groups(const char *name, const struct group **v,
 	out_str("]");
 }
 
+/* "name":[{"client":...,"count":N},...],"name_unlisted":N */
+static COLD void json_clients(const char *name, const struct group **v,
+                              unsigned long unlisted)
+{
+	out_printf(",\"%s\":[", name);
+	for (size_t i = 0; v[i]; i++) {
+		out_str(i ? ",{\"client\":" : "{\"client\":");
+		json_bytes(v[i]->key, v[i]->len);
+		out_printf(",\"count\":%lu%s}", v[i]->count,
+		           v[i]->late ? ",\"count_at_least\":true" : "");
+	}
+	out_printf("],\"%s_unlisted\":%lu", name, unlisted);
+}
+
+/* ,"receiving":{...}: what this server refused others. */
+static COLD void receiving_json(const struct summary *s,
+                                const struct group **reasons,
+                                const struct group **reject_clients,
+                                const struct group **auth_clients)
+{
+	out_printf(",\"receiving\":{\"rejects\":%lu,\"auth_failures\":%lu",
+	           s->rejects, s->auth_failures);
+	out_str(",\"rejects_by_reason\":[");
+	for (size_t i = 0; reasons[i]; i++) {
+		out_printf("%s{\"code\":\"%s\",\"reason\":", i ? "," : "",
+		           reasons[i]->key);
+		json_plain(reason_name(reasons[i]));
+		out_str(",\"name\":");
+		json_plain(name_of(reasons[i]->key));
+		out_printf(",\"count\":%lu}", reasons[i]->count);
+	}
+	out_str("]");
+	json_clients("rejects_by_client", reject_clients, s->unlisted_rejects);
+	json_clients("auth_failures_by_client", auth_clients, s->unlisted_auth);
+	out_str("}");
+}
+
 static COLD void
 summary_json(const struct summary *s, const struct group **codes,
-             const struct group **domains, const struct group **pairs)
+             const struct group **domains, const struct group **pairs,
+             const struct group **reasons, const struct group **reject_clients,
+             const struct group **auth_clients)
 {
+	char text[256];
 	size_t k = 0;
 	out_printf("{\"lines\":%lu,\"with_code\":%lu,\"without_code\":%lu",
 	           s->lines, s->with_code, s->lines - s->with_code);
@@ -924,17 +1362,20 @@ summary_json(const struct summary *s, const struct group **codes,
 	for (size_t i = 0; pairs[i]; i++) {
 		const struct group *code = &s->codes.groups[pairs[i]->code_group];
 		const struct group *dom = &s->domains.groups[pairs[i]->domain_group];
-		const char *scope;
-		if (!finding(pairs[i], code, &scope))
+		const char *scope, *from;
+		if (!finding(pairs[i], code, &scope, &from, text, sizeof text))
 			continue;
 		out_printf("%s{\"code\":\"%s\",\"domain\":", k++ ? "," : "",
 		           code->key);
 		json_bytes(dom->key, dom->len);
 		out_printf(",\"count\":%lu", pairs[i]->count);
 		json_recipients(pairs[i]);
-		out_printf(",\"scope\":\"%s\"}", scope);
+		out_printf(",\"scope\":\"%s\",\"scope_from\":\"%s\"}", scope,
+		           from);
 	}
-	out_str("]}\n");
+	out_str("]");
+	receiving_json(s, reasons, reject_clients, auth_clients);
+	out_str("}\n");
 }
 
 /* Counting failed: no summary, since its counts would be wrong, and the
@@ -948,7 +1389,8 @@ static _Noreturn void give_up(const char *why)
 
 COLD void summary_render(const struct summary *s, bool json)
 {
-	const struct group **codes, **domains, **pairs;
+	const struct group **codes, **domains, **pairs, **reasons,
+	    **reject_clients, **auth_clients;
 	bool shown;
 
 	if (s->failed)
@@ -957,14 +1399,23 @@ COLD void summary_render(const struct summary *s, bool json)
 	codes = sorted(&s->codes, by_count);
 	domains = sorted(&s->domains, by_count);
 	pairs = sorted(&s->pairs, pair_by_count);
-	shown = codes && domains && pairs;
+	reasons = sorted(&s->reasons, reason_by_count);
+	reject_clients = sorted(&s->reject_clients, by_count);
+	auth_clients = sorted(&s->auth_clients, by_count);
+	shown = codes && domains && pairs && reasons && reject_clients &&
+	        auth_clients;
 	if (shown && json)
-		summary_json(s, codes, domains, pairs);
+		summary_json(s, codes, domains, pairs, reasons, reject_clients,
+		             auth_clients);
 	else if (shown)
-		summary_text(s, codes, domains, pairs);
+		summary_text(s, codes, domains, pairs, reasons, reject_clients,
+		             auth_clients);
 	free(codes);
 	free(domains);
 	free(pairs);
+	free(reasons);
+	free(reject_clients);
+	free(auth_clients);
 	if (!shown)
 		give_up(out_of_memory);
 }
@@ -984,5 +1435,8 @@ COLD void summary_free(struct summary *s)
 	free_map(&s->codes);
 	free_map(&s->domains);
 	free_map(&s->pairs);
+	free_map(&s->reasons);
+	free_map(&s->reject_clients);
+	free_map(&s->auth_clients);
 	free(s);
 }

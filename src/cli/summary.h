@@ -8,14 +8,21 @@
 
 struct summary;
 
-/* A new, empty summary; NULL (reported) when memory runs out.  When
+/* A new, empty summary, whose verdicts take provider (--provider, or
+ * NULL); NULL (reported) when memory runs out.  When
  * memory runs out later, it counts no more: summary_render() says so and
  * ends the command with status 2, rather than show wrong counts. */
-struct summary *summary_new(void);
+struct summary *summary_new(const struct smtpcode_entry *provider);
+/* What a log line gives a summary: its fields as parsed. */
+struct summary_line {
+	struct smtpcode_text recipient, domain;
+	struct smtpcode_text status; /* its side, and its report */
+	struct smtpcode_text host;   /* the client, on the receiving side */
+	struct smtpcode_text reply;
+};
 /* One line: q is its code, or NULL for a line without one. */
 void summary_add(struct summary *s, const struct smtpcode_query *q,
-                 struct smtpcode_text recipient, struct smtpcode_text domain,
-                 struct smtpcode_text status);
+                 const struct summary_line *l);
 /* Add what from counted to into: the summaries of parts of the input,
  * made by different threads, become the summary of the whole.  from is
  * left empty (its memory moved to into where it can be): free it next. */

@@ -142,6 +142,11 @@ enum smtpcode_log_side smtpcode_event_side(const struct smtpcode_event *e)
 	return log_side_of(e->line.status);
 }
 
+enum smtpcode_log_side smtpcode_status_side(const char *s, size_t len)
+{
+	return log_side_of((struct smtpcode_text){s, s ? len : 0});
+}
+
 const char *smtpcode_side_name(enum smtpcode_log_side side)
 {
 	switch (side) {

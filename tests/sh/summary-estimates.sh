@@ -60,7 +60,7 @@ grep -q '^    60000    >= [0-9]*  4\.3\.1 ' "$tmp/full.txt" ||
 	bad "full sketch, code row: $(grep '4\.3\.1 ' "$tmp/full.txt" | head -n 1)"
 grep -q '^    60000    >= [0-9]*  example\.com$' "$tmp/full.txt" ||
 	bad "full sketch, domain row: $(grep 'example\.com$' "$tmp/full.txt")"
-grep -q '^  4\.3\.1 example\.com: 60000 lines, at least [0-9]* recipients: many' "$tmp/full.txt" ||
+grep -q '^  4\.3\.1 example\.com: 60000 lines, at least [0-9]* recipients: the receiving system there' "$tmp/full.txt" ||
 	bad "full sketch, temporary failure: $(grep '^  4\.3\.1 ' "$tmp/full.txt")"
 bound=$(sed -n 's/.*at least \([0-9]*\) recipients.*/\1/p' "$tmp/full.txt")
 [ "${bound:-0}" -ge 4096 ] && [ "$bound" -le 60000 ] ||
