@@ -326,11 +326,11 @@ static const struct cli_case cases[] = {
 	 {COURIER ":1: bob@example.com 5.1.1 permanent (mailbox): No such user "
 	  "or alias; retry never, suppress yes",
 	  COURIER ":2: carol@example.net 4.2.2 temporary (mailbox): Mailbox "
-	  "full; retry auto, suppress no\n"},
+	  "full; retry auto, suppress no; side: delivery\n"},
 	 NULL, {":3:"}},
 	{{"--extract", "--tsv", COURIER}, 0,
-	 {COURIER "\t1\tbob@example.com\texample.com\t-\t5.1.1\tpermanent\t",
-	  COURIER "\t2\tcarol@example.net\texample.net\t-\t4.2.2\ttemporary\t"},
+	 {COURIER "\t1\tbob@example.com\texample.com\tdelivery\t5.1.1\tpermanent\t",
+	  COURIER "\t2\tcarol@example.net\texample.net\tdelivery\t4.2.2\ttemporary\t"},
 	 NULL, {NULL}},
 	{{"--extract", "/nonexistent/mail.log", LOG}, 2,
 	 {LOG ":1: ann@example.com"},
