@@ -110,10 +110,20 @@ log_read_fn log_exim_read;        /* exim.c */
  * by the delivery walk of postfix.c, which the two MTAs' lines share. */
 void log_sendmail_stat(struct smtpcode_logline *l, const char *v,
                        const char *end);
+log_read_fn log_sendmail_reject; /* sendmail.c: ruleset=, reject= */
+log_read_fn log_exim_reject;     /* exim.c: rejected RCPT, MAIL, after
+                                    DATA, EHLO, connection; authenticator
+                                    failed */
 /* fields.c: line [s, end) read as dialect d; the same contract. */
 bool log_fields_read(const struct log_dialect_rec *d,
                      struct smtpcode_logline *l, const char *s,
                      const char *end);
+
+/* The fixed stage word (logvocab.h) of the SMTP step [a, b) names, as
+ * the dialects write it ("RCPT TO", "RCPT", "end of DATA",
+ * "END-OF-MESSAGE", "MAIL FROM:<x>", "EHLO x", "header"), ASCII case
+ * aside; absent for a step that is none of them. */
+struct smtpcode_text log_stage_of(const char *a, const char *b);
 
 /*
  * The engine of smtpcode_log_parse() and smtpcode_event_parse(): *l

@@ -77,6 +77,7 @@
 
 #include "dialect.h"
 #include "logscan.h"
+#include "logvocab.h"
 
 static bool has_code(const struct smtpcode_query *q)
 {
@@ -272,6 +273,53 @@ NOINLINE void log_take_other_reply(struct smtpcode_logline *l,
 		l->reply = at;
 		l->code = q;
 	}
+}
+
+/* Whether [p, end) starts with the lower-case word lit, ASCII case
+ * aside, and the word ends there (not followed by a letter or '-'). */
+static bool starts_word(const char *p, const char *end, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	if ((size_t)(end - p) < n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if ((p[i] | (is_alpha(p[i]) ? 0x20 : 0)) != lit[i])
+			return false;
+	return p + n == end || !(is_alpha(p[n]) || p[n] == '-');
+}
+
+/* Not on the hot path: called once for a line that names a step. */
+struct smtpcode_text log_stage_of(const char *a, const char *b)
+{
+	/* LOG_WORD() as a constant initializer. */
+#define STEP(w) {(w), sizeof(w) - 1}
+	static const struct {
+		const char *as_written; /* lower case */
+		struct smtpcode_text word;
+	} steps[] = {
+		{"rcpt", STEP(LOG_STAGE_RCPT)},
+		{"mail", STEP(LOG_STAGE_MAIL)},
+		{"end of data", STEP(LOG_STAGE_END_OF_DATA)},
+		{"end-of-message", STEP(LOG_STAGE_END_OF_DATA)},
+		{"data", STEP(LOG_STAGE_DATA)},
+		{"connect", STEP(LOG_STAGE_CONNECT)},
+		{"initial connection", STEP(LOG_STAGE_CONNECT)},
+		{"helo", STEP(LOG_STAGE_HELO)},
+		{"ehlo", STEP(LOG_STAGE_HELO)},
+		{"starttls", STEP(LOG_STAGE_STARTTLS)},
+		{"auth", STEP(LOG_STAGE_AUTH)},
+		{"quit", STEP(LOG_STAGE_QUIT)},
+		{"header", STEP(LOG_STAGE_HEADER)},
+		{"body", STEP(LOG_STAGE_BODY)},
+	};
+
+#undef STEP
+	trim(&a, &b);
+	for (size_t i = 0; i < sizeof steps / sizeof *steps; i++)
+		if (starts_word(a, b, steps[i].as_written))
+			return steps[i].word;
+	return span(NULL, NULL);
 }
 
 /* A recipient as written, <> removed, and its domain. */
@@ -500,6 +548,8 @@ static const struct log_dialect at_mark[] = {
 };
 static const struct log_dialect at_code[] = {
 	{"postfix", LOG_AT_CODE, log_postfix_reject},
+	{"sendmail", LOG_AT_CODE, log_sendmail_reject},
+	{"exim", LOG_AT_CODE, log_exim_reject},
 };
 
 #define COUNT(a) (sizeof(a) / sizeof(a)[0])

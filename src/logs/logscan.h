@@ -256,6 +256,26 @@ static inline void take_reply(struct smtpcode_logline *l, const char *a,
 		log_take_other_reply(l, a, b);
 }
 
+/*
+ * take_reply(), and, when [a, b) holds no code, its words as the reply
+ * (the code left absent): the dialects' own wordings ("unknown user",
+ * "Unrouteable address", "Connection timed out") are what a caller
+ * classifies such a line by (smtpcode.h, struct smtpcode_logline).  A
+ * text in quotes loses them: they are the log's, not the reply's.
+ */
+static inline void take_reply_or_words(struct smtpcode_logline *l,
+                                       const char *a, const char *b)
+{
+	trim(&a, &b);
+	if (b - a >= 2 && (*a == '"' || *a == '\'') && b[-1] == *a) {
+		a++;
+		b--;
+	}
+	take_reply(l, a, b);
+	if (!l->reply.len)
+		l->reply = span(a, b);
+}
+
 /* The recipient [a, b), <> removed; its domain after at, its last '@'
  * (NULL when it has none). */
 static inline void take_address_at(struct smtpcode_logline *l, const char *a,
