@@ -4,7 +4,7 @@
  *
  * Invariants: every span lies inside the input and before its trailing
  * white space, but status and stage, which are fixed words (logvocab.h)
- * or absent; the domain is the recipient's tail after an '@'; the
+ * or absent, and the reply of a Postfix failed login (from data); the domain is the recipient's tail after an '@'; the
  * reply's code text lies inside the reply, the dsn code's inside the dsn
  * field; the codes are what smtpcode_parse() (or, failing it,
  * smtpcode_find_code()) reads from the reply, and the dsn code what
@@ -116,7 +116,14 @@ static void check_logline(const char *s, size_t size)
 	check_span(l.recipient, s, trimmed);
 	check_span(l.domain, s, trimmed);
 	check_span(l.relay, s, trimmed);
-	check_span(l.reply, s, trimmed);
+	if (l.reply.len && !fuzz_inside(l.reply.s, l.reply.len, s, size)) {
+		/* The one reply not in the line: the one Postfix sends for a
+		 * failed login, which its line leaves out (data/logs/). */
+		CHECK(l.format == SMTPCODE_LOG_SMTPD);
+		CHECK(l.status.len == 11 && memcmp(l.status.s, "auth-failed", 11) == 0);
+	} else {
+		check_span(l.reply, s, trimmed);
+	}
 	check_span(l.dsn, s, trimmed);
 	/* status and stage are fixed words, never spans of the line. */
 	CHECK(!l.status.len || is_status_word(l.status));

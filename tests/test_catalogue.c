@@ -515,7 +515,7 @@ static void run_logs(const struct row *r)
 	bool found = smtpcode_log_parse(in.s, in.len, &l);
 	char *const *c = r->cell + 2;
 	const struct smtpcode_text *spans[] = {&l.recipient, &l.domain, &l.relay,
-	                                       &l.reply, &l.dsn};
+	                                       &l.dsn};
 
 	if (strcmp(c[0], "*") != 0 && strcmp(c[0], found ? "yes" : "no") != 0)
 		fail_msg("found: want %s", c[0]);
@@ -523,6 +523,12 @@ static void run_logs(const struct row *r)
 		fail_msg("format: want %s, got %s", c[1], format_names[l.format]);
 	for (size_t i = 0; i < sizeof spans / sizeof *spans; i++)
 		check_inside("a field", *spans[i], in.s, in.len);
+	/* The reply is the line's, but the one Postfix sends for a failed
+	 * login, which its line leaves out (data/logs/postfix.txt). */
+	if (!inside(l.reply.s, l.reply.len, in.s, in.len) &&
+	    !(l.format == SMTPCODE_LOG_SMTPD && l.status.len &&
+	      strcmp(l.status.s, "auth-failed") == 0))
+		fail_msg("the reply lies outside the input");
 	/* status and stage are fixed words, never the line's bytes. */
 	if (!fixed_word(l.status, status_words))
 		fail_msg("status \"%s\" is not a fixed word",

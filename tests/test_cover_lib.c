@@ -294,7 +294,7 @@ static const struct log_dialect_rec hand = {
 	"hand", LOG_ENGINE_FIELDS, ',',
 	{WORD("hand-mta:"), WORD("hand-lmtp:"), {NULL, 0}, {NULL, 0}},
 	WORD("rcpt="), WORD("host="), WORD("state="), WORD("dsn="),
-	WORD(": ")};
+	WORD(": "), {NULL, 0}};
 
 static bool text_is(struct smtpcode_text t, const char *want)
 {

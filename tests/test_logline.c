@@ -67,7 +67,10 @@ static void expect_invariants(const struct smtpcode_logline *l,
 	expect_inside("recipient", l->recipient, buf, len);
 	expect_inside("domain", l->domain, buf, len);
 	expect_inside("relay", l->relay, buf, len);
-	expect_inside("reply", l->reply, buf, len);
+	/* The reply Postfix sends for a failed login is the data's. */
+	if (!(l->format == SMTPCODE_LOG_SMTPD && l->status.len == 11 &&
+	      memcmp(l->status.s, "auth-failed", 11) == 0))
+		expect_inside("reply", l->reply, buf, len);
 	expect_inside("dsn", l->dsn, buf, len);
 	/* The code's text lies in the reply and runs to its end. */
 	if (l->code.text_len) {

@@ -72,6 +72,12 @@ struct log_dialect_rec {
 	struct log_word recipient, host, status, dsn;
 	struct log_word reply; /* what precedes the reply, after the
 	                          recipient's field: ": ", " said: " */
+	struct log_word auth_failed_reply; /* the reply the MTA sends a
+	                                      client whose login failed, for
+	                                      a line that logs the failure
+	                                      without it (Postfix's "SASL
+	                                      LOGIN authentication failed");
+	                                      len 0: none */
 };
 
 /* In table.c, generated from data/logs/ (sorted by name); the fields
@@ -105,6 +111,8 @@ struct log_dialect {
 log_read_fn log_postfix_delivery; /* postfix.c: Postfix and Sendmail "QID:
                                      to=<>, name=value, ..." lines */
 log_read_fn log_postfix_reject;   /* postfix.c: NOQUEUE: reject: ... */
+log_read_fn log_postfix_auth;     /* postfix.c: SASL ... authentication
+                                     failed */
 log_read_fn log_exim_read;        /* exim.c */
 /* sendmail.c: the stat= field that closes a Sendmail delivery line, read
  * by the delivery walk of postfix.c, which the two MTAs' lines share. */

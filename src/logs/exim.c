@@ -247,8 +247,10 @@ bool log_exim_reject(struct smtpcode_logline *l, const char *s,
 		if (exim_rejected(l, s, rj, end))
 			return true;
 	log_clear(l);
-	af = FIND(from > s ? from - 1 : from, end, " authenticator failed for ",
-	          1, 14);
+	/* The prefilter's place is at the 'u' of "authenticator", or
+	 * before. */
+	af = FIND(from - s >= 2 ? from - 2 : s, end, " authenticator failed for ",
+	          2, 15);
 	if (!af)
 		return false;
 	exim_auth_failed(l, af, end);

@@ -369,8 +369,8 @@ static void take_dsn(struct smtpcode_logline *l)
  * cross the whole line to find so.  Two passes find where the searches
  * may start, from bytes each marker and code has at a fixed place, and
  * tell when a line holds none: the first for ": to=" and Exim's " ** "
- * and " == ", the second (for the lines that are neither) for "reject"
- * and codes.  Each tests the places y with y + 4 < end: any of these
+ * and " == ", the second (for the lines that are neither) for "reject",
+ * "authen" and codes.  Each tests the places y with y + 4 < end: any of these
  * starts at or after one, and none is that short.
  */
 
@@ -382,13 +382,15 @@ static inline bool may_mark(const char *y)
 	       (y[3] == y[4] && (y[4] == '*' || y[4] == '='));
 }
 
-/* Whether "reject" (its "je") or a code at y + 1 may start at y: a code
+/* Whether "reject" (its "je"), "authen" (its "hen": a login refused,
+ * whose line may hold no code) or a code at y + 1 may start at y: a code
  * (rules 1 and 2) by its two dots, after a byte that does not glue as
  * '.', '/' and the digits do. */
 static inline bool may_code(const char *y)
 {
 	unsigned char before = (unsigned char)(y[0] - '.');
 	return (y[2] == 'j' && y[3] == 'e') ||
+	       (y[2] == 'h' && y[3] == 'e' && y[4] == 'n') ||
 	       (y[2] == '.' && y[4] == '.' && before > '9' - '.');
 }
 
@@ -411,12 +413,15 @@ static inline __m128i may_mark16(const char *at)
 static inline __m128i may_code16(const char *at)
 {
 	const __m128i j = _mm_set1_epi8('j'), e = _mm_set1_epi8('e'),
-	              dot = _mm_set1_epi8('.');
-	__m128i y2 = scan_load(at + 2);
-	__m128i reject = _mm_and_si128(_mm_cmpeq_epi8(y2, j),
-	                               _mm_cmpeq_epi8(scan_load(at + 3), e));
+	              h = _mm_set1_epi8('h'), dot = _mm_set1_epi8('.');
+	__m128i y2 = scan_load(at + 2), y4 = scan_load(at + 4);
+	__m128i e3 = _mm_cmpeq_epi8(scan_load(at + 3), e);
+	/* "je" or "he": 'j' or 'h' at y + 2, 'e' at y + 3 ("hen" is told
+	 * from "he" by may_code16_exact()). */
+	__m128i reject = _mm_and_si128(
+	    _mm_or_si128(_mm_cmpeq_epi8(y2, j), _mm_cmpeq_epi8(y2, h)), e3);
 	__m128i dots = _mm_and_si128(_mm_cmpeq_epi8(y2, dot),
-	                             _mm_cmpeq_epi8(scan_load(at + 4), dot));
+	                             _mm_cmpeq_epi8(y4, dot));
 	return _mm_or_si128(reject, dots);
 }
 
@@ -428,10 +433,14 @@ static inline unsigned may_code16_exact(const char *at)
 	const __m128i dot = _mm_set1_epi8('.'), span = _mm_set1_epi8('9' - '.');
 	__m128i before = _mm_sub_epi8(scan_load(at), dot);
 	__m128i glued = _mm_cmpeq_epi8(_mm_min_epu8(before, span), before);
-	__m128i dots = _mm_and_si128(_mm_cmpeq_epi8(scan_load(at + 2), dot),
-	                             _mm_cmpeq_epi8(scan_load(at + 4), dot));
-	return (unsigned)_mm_movemask_epi8(
-	    _mm_andnot_si128(_mm_and_si128(glued, dots), may_code16(at)));
+	__m128i y2 = scan_load(at + 2), y4 = scan_load(at + 4);
+	__m128i dots = _mm_and_si128(_mm_cmpeq_epi8(y2, dot),
+	                             _mm_cmpeq_epi8(y4, dot));
+	/* A "he" not followed by 'n' ("the", "helo") is no "authen". */
+	__m128i he_not_n = _mm_andnot_si128(_mm_cmpeq_epi8(y4, _mm_set1_epi8('n')),
+	                                    _mm_cmpeq_epi8(y2, _mm_set1_epi8('h')));
+	return (unsigned)_mm_movemask_epi8(_mm_andnot_si128(
+	    _mm_or_si128(_mm_and_si128(glued, dots), he_not_n), may_code16(at)));
 }
 
 static inline unsigned may_mark16_exact(const char *at)
@@ -450,14 +459,15 @@ static inline unsigned may_mark16_rough(const char *at)
 	                 _mm_cmpeq_epi8(y4, _mm_set1_epi8('*'))));
 }
 
-/* Bit i set when may_code() may hold at at + i: its places have 'j' or
- * '.' at y + 2. */
+/* Bit i set when may_code() may hold at at + i: its places have 'j',
+ * 'h' or '.' at y + 2. */
 static inline unsigned may_code16_rough(const char *at)
 {
 	__m128i y2 = scan_load(at + 2);
-	return (unsigned)_mm_movemask_epi8(
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(
 	    _mm_or_si128(_mm_cmpeq_epi8(y2, _mm_set1_epi8('j')),
-	                 _mm_cmpeq_epi8(y2, _mm_set1_epi8('.'))));
+	                 _mm_cmpeq_epi8(y2, _mm_set1_epi8('h'))),
+	    _mm_cmpeq_epi8(y2, _mm_set1_epi8('.'))));
 }
 #endif
 
@@ -550,6 +560,7 @@ static const struct log_dialect at_code[] = {
 	{"postfix", LOG_AT_CODE, log_postfix_reject},
 	{"sendmail", LOG_AT_CODE, log_sendmail_reject},
 	{"exim", LOG_AT_CODE, log_exim_reject},
+	{"postfix", LOG_AT_CODE, log_postfix_auth},
 };
 
 #define COUNT(a) (sizeof(a) / sizeof(a)[0])

@@ -296,7 +296,7 @@ static int allowed(enum record_kind kind, const struct keydef *def)
 	                                     "note", NULL};
 	static const char *const dialect[] = {"dialect", "engine", "name",
 	    "marker", "separator", "recipient", "host", "status", "dsn", "reply-after",
-	    "source", "note", NULL};
+	    "auth-failed-reply", "source", "note", NULL};
 	static const char *const wording[] = {"reason-words", "priority",
 	                                      "phrase", "note", NULL};
 	static const char *const synonyms[] = {"synonyms", "phrase", "note",

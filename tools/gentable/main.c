@@ -79,6 +79,7 @@ const struct keydef keydefs[] = {
 	{"status", SCALAR_TEXT, DIALECT_KEY, 0},
 	{"dsn", SCALAR_TEXT, DIALECT_KEY, 0},
 	{"reply-after", SCALAR_TEXT, DIALECT_KEY, 0},
+	{"auth-failed-reply", SCALAR_TEXT, DIALECT_KEY, 0},
 };
 const size_t nkeydefs = sizeof keydefs / sizeof keydefs[0];
 
