@@ -85,12 +85,14 @@ static struct smtpcode_text field(const char *p, const char *end,
 bool log_sendmail_reject(struct smtpcode_logline *l, const char *s,
                          const char *from, const char *end)
 {
-	const char *rs = FIND(s, end, "ruleset=check_", 1, 7), *r, *n;
+	/* The prefilter's place is at the 'r' of "reject=", or before: the
+	 * search starts there, and "ruleset=" is looked for before it. */
+	const char *r = FIND(from - s >= 2 ? from - 2 : s, end, ", reject=", 2, 4);
+	const char *rs = r ? FIND_LAST(s, r, "ruleset=check_", 1) : NULL, *n;
 	struct smtpcode_text arg;
 	bool rcpt;
 
-	(void)from; /* "ruleset=" comes before the "reject=" found there */
-	if (!rs || (r = FIND(rs, end, ", reject=", 1, 8)) == NULL)
+	if (!rs)
 		return false;
 	n = rs + sizeof "ruleset=check_" - 1;
 	l->format = SMTPCODE_LOG_SENDMAIL;
