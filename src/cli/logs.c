@@ -479,7 +479,13 @@ static void record(struct log_ctx *c, const char *line, size_t len,
 	/* --annotate shows the text verdict whatever the format. */
 	enum record_format format =
 	    mode == LOG_ANNOTATE ? RECORD_TEXT : c->o->format;
-	struct resolved *s = resolve(c, chosen(l), l->reply, l->recipient);
+	/* A reply without a code is the MTA's own words (smtpcode.h): the
+	 * verdict rests on the dsn= code alone then, as before the words
+	 * were kept; they vary per line (hosts, addresses), which would make
+	 * every such line miss the cache of resolved replies. */
+	struct smtpcode_text said =
+	    chosen(l) == &l->code ? l->reply : (struct smtpcode_text){NULL, 0};
+	struct resolved *s = resolve(c, chosen(l), said, l->recipient);
 	const struct smtpcode_result *r = s ? &s->r : &c->own;
 	const struct smtpcode_wording *words = s ? &s->words : &c->own_words;
 	const struct verdict *v;

@@ -97,9 +97,13 @@ extern const size_t table_ndialects;
 typedef bool log_read_fn(struct smtpcode_logline *l, const char *s,
                          const char *from, const char *end);
 
-/* Which prefilter place a reader waits for: a field marker (": to=", an
- * Exim " ** "), or a code (a reject, the fields engine's dialects). */
-enum log_stage { LOG_AT_MARK, LOG_AT_CODE };
+/* Which place a reader waits for, its from: a field marker (": to=", an
+ * Exim " ** ", the prefilter's first place of one); the first "reject"
+ * (Postfix's reject:, Sendmail's reject=, Exim's rejected) or "authen"
+ * (a failed login) from the prefilter's first place of a code or either
+ * word on, each looked for once by the dispatch, however many readers
+ * wait for it (the readers are not called when the line has none). */
+enum log_stage { LOG_AT_MARK, LOG_AT_REJECT, LOG_AT_AUTH };
 
 struct log_dialect {
 	const char *name; /* as in its record */
@@ -120,8 +124,8 @@ void log_sendmail_stat(struct smtpcode_logline *l, const char *v,
                        const char *end);
 log_read_fn log_sendmail_reject; /* sendmail.c: ruleset=, reject= */
 log_read_fn log_exim_reject;     /* exim.c: rejected RCPT, MAIL, after
-                                    DATA, EHLO, connection; authenticator
-                                    failed */
+                                    DATA, EHLO, connection */
+log_read_fn log_exim_auth;       /* exim.c: authenticator failed */
 /* fields.c: line [s, end) read as dialect d; the same contract. */
 bool log_fields_read(const struct log_dialect_rec *d,
                      struct smtpcode_logline *l, const char *s,

@@ -145,18 +145,18 @@ bool log_exim_read(struct smtpcode_logline *l, const char *s,
 	/* "** x@y: Unrouteable address": the colon is not the address's; the
 	 * words follow it.  Else they follow the fields ("R=r T=t: retry
 	 * timeout exceeded", "H=host [ip]: SMTP error ..."). */
-	if (tail > rcpt && tail[-1] == ':') {
-		log_take_recipient(l, rcpt, tail - 1);
-		words = tail;
-	} else {
-		log_take_recipient(l, rcpt, tail);
-		words = AFTER(tail, end, ": ", 0, 1);
-	}
-	/* An " after " past the fields' ": " is the remote reply's only
-	 * after the words that open one. */
+	words = tail > rcpt && tail[-1] == ':' ? tail : NULL;
+	log_take_recipient(l, rcpt, words ? tail - 1 : tail);
+	/* The remote reply follows " after " and the words that open one,
+	 * nearly always; any other " after " (Exim's own words) counts only
+	 * before the words that follow the fields' ": ". */
 	aft = FIND(tail, end, LOG_EXIM_REPLY, 1, 2);
-	if (aft && words && words <= aft && !after_error(words, aft))
-		aft = NULL;
+	if (!aft || !after_error(tail, aft)) {
+		if (!words)
+			words = AFTER(tail, end, ": ", 0, 1);
+		if (aft && words && words <= aft)
+			aft = NULL;
+	}
 	h = FIND(tail, aft ? aft : end, " " LOG_EXIM_HOST, 1, 2);
 	if (h)
 		l->relay = exim_host(h + 3, aft ? aft : end);
@@ -239,18 +239,24 @@ static void exim_auth_failed(struct smtpcode_logline *l, const char *af,
 bool log_exim_reject(struct smtpcode_logline *l, const char *s,
                      const char *from, const char *end)
 {
-	const char *rj, *af;
+	const char *rj;
 
-	/* The prefilter's place is at the 'r' of "rejected", or before. */
+	/* from is the line's first "reject": " rejected " starts before. */
 	for (rj = from > s ? from - 1 : from;
 	     (rj = FIND(rj, end, " rejected ", 3, 4)) != NULL; rj++)
 		if (exim_rejected(l, s, rj, end))
 			return true;
 	log_clear(l);
-	/* The prefilter's place is at the 'u' of "authenticator", or
-	 * before. */
-	af = FIND(from - s >= 2 ? from - 2 : s, end, " authenticator failed for ",
-	          2, 15);
+	return false;
+}
+
+bool log_exim_auth(struct smtpcode_logline *l, const char *s,
+                   const char *from, const char *end)
+{
+	/* from is the line's first "authen". */
+	const char *af = FIND(from > s ? from - 1 : s, end,
+	                      " authenticator failed for ", 2, 15);
+
 	if (!af)
 		return false;
 	exim_auth_failed(l, af, end);

@@ -275,12 +275,11 @@ NOINLINE void log_take_other_reply(struct smtpcode_logline *l,
 	}
 }
 
-/* Whether [p, end) starts with the lower-case word lit, ASCII case
+/* Whether [p, end) starts with the lower-case word lit[0..n), ASCII case
  * aside, and the word ends there (not followed by a letter or '-'). */
-static bool starts_word(const char *p, const char *end, const char *lit)
+static inline bool starts_word(const char *p, const char *end,
+                               const char *lit, size_t n)
 {
-	size_t n = strlen(lit);
-
 	if ((size_t)(end - p) < n)
 		return false;
 	for (size_t i = 0; i < n; i++)
@@ -289,36 +288,38 @@ static bool starts_word(const char *p, const char *end, const char *lit)
 	return p + n == end || !(is_alpha(p[n]) || p[n] == '-');
 }
 
-/* Not on the hot path: called once for a line that names a step. */
+/* Called once per line that names a step, nearly every delivery line:
+ * the steps are told apart by their first letter, so that a line costs
+ * a comparison or two, not one per step. */
 struct smtpcode_text log_stage_of(const char *a, const char *b)
 {
-	/* LOG_WORD() as a constant initializer. */
-#define STEP(w) {(w), sizeof(w) - 1}
-	static const struct {
-		const char *as_written; /* lower case */
-		struct smtpcode_text word;
-	} steps[] = {
-		{"rcpt", STEP(LOG_STAGE_RCPT)},
-		{"mail", STEP(LOG_STAGE_MAIL)},
-		{"end of data", STEP(LOG_STAGE_END_OF_DATA)},
-		{"end-of-message", STEP(LOG_STAGE_END_OF_DATA)},
-		{"data", STEP(LOG_STAGE_DATA)},
-		{"connect", STEP(LOG_STAGE_CONNECT)},
-		{"initial connection", STEP(LOG_STAGE_CONNECT)},
-		{"helo", STEP(LOG_STAGE_HELO)},
-		{"ehlo", STEP(LOG_STAGE_HELO)},
-		{"starttls", STEP(LOG_STAGE_STARTTLS)},
-		{"auth", STEP(LOG_STAGE_AUTH)},
-		{"quit", STEP(LOG_STAGE_QUIT)},
-		{"header", STEP(LOG_STAGE_HEADER)},
-		{"body", STEP(LOG_STAGE_BODY)},
-	};
-
-#undef STEP
+#define STEP(lit, word)                                         \
+	if (starts_word(a, b, (lit), sizeof(lit) - 1))          \
+		return LOG_WORD(word);
 	trim(&a, &b);
-	for (size_t i = 0; i < sizeof steps / sizeof *steps; i++)
-		if (starts_word(a, b, steps[i].as_written))
-			return steps[i].word;
+	if (a == b)
+		return span(NULL, NULL);
+	switch (*a | 0x20) {
+	case 'r': STEP("rcpt", LOG_STAGE_RCPT); break;
+	case 'm': STEP("mail", LOG_STAGE_MAIL); break;
+	case 'e':
+		STEP("end of data", LOG_STAGE_END_OF_DATA);
+		STEP("end-of-message", LOG_STAGE_END_OF_DATA);
+		STEP("ehlo", LOG_STAGE_HELO);
+		break;
+	case 'd': STEP("data", LOG_STAGE_DATA); break;
+	case 'c': STEP("connect", LOG_STAGE_CONNECT); break;
+	case 'i': STEP("initial connection", LOG_STAGE_CONNECT); break;
+	case 'h':
+		STEP("helo", LOG_STAGE_HELO);
+		STEP("header", LOG_STAGE_HEADER);
+		break;
+	case 's': STEP("starttls", LOG_STAGE_STARTTLS); break;
+	case 'a': STEP("auth", LOG_STAGE_AUTH); break;
+	case 'q': STEP("quit", LOG_STAGE_QUIT); break;
+	case 'b': STEP("body", LOG_STAGE_BODY); break;
+	}
+#undef STEP
 	return span(NULL, NULL);
 }
 
@@ -557,10 +558,11 @@ static const struct log_dialect at_mark[] = {
 	{"exim", LOG_AT_MARK, log_exim_read},
 };
 static const struct log_dialect at_code[] = {
-	{"postfix", LOG_AT_CODE, log_postfix_reject},
-	{"sendmail", LOG_AT_CODE, log_sendmail_reject},
-	{"exim", LOG_AT_CODE, log_exim_reject},
-	{"postfix", LOG_AT_CODE, log_postfix_auth},
+	{"postfix", LOG_AT_REJECT, log_postfix_reject},
+	{"sendmail", LOG_AT_REJECT, log_sendmail_reject},
+	{"exim", LOG_AT_REJECT, log_exim_reject},
+	{"exim", LOG_AT_AUTH, log_exim_auth},
+	{"postfix", LOG_AT_AUTH, log_postfix_auth},
 };
 
 #define COUNT(a) (sizeof(a) / sizeof(a)[0])
@@ -568,7 +570,7 @@ static const struct log_dialect at_code[] = {
 bool log_parse(const char *s, size_t len, struct smtpcode_logline *l,
                const struct log_dialect_rec **rec)
 {
-	const char *end, *from;
+	const char *end, *from, *reject, *authen;
 	size_t i;
 
 	log_clear(l);
@@ -587,9 +589,17 @@ bool log_parse(const char *s, size_t len, struct smtpcode_logline *l,
 				goto read;
 	if ((from = first_code_place(s, end)) == NULL)
 		goto read;
-	for (i = 0; i < COUNT(at_code); i++)
-		if (at_code[i].read(l, s, from, end))
+	/* The prefilter looks for "reject"'s "je" and "authen"'s "hen" at
+	 * its place + 2: "reject" starts at or after from, "authen" at or
+	 * after the byte before. */
+	reject = FIND(from, end, "reject", 2, 3);
+	authen = FIND(from > s ? from - 1 : from, end, "authen", 3, 5);
+	for (i = 0; i < COUNT(at_code); i++) {
+		const char *at =
+		    at_code[i].stage == LOG_AT_REJECT ? reject : authen;
+		if (at && at_code[i].read(l, s, at, end))
 			goto read;
+	}
 	/* Then the dialects that are data (data/logs/, engine fields), in
 	 * the table's order; a line none takes is free text. */
 	for (i = 0; i < table_ndialects; i++)

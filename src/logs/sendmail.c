@@ -85,8 +85,8 @@ static struct smtpcode_text field(const char *p, const char *end,
 bool log_sendmail_reject(struct smtpcode_logline *l, const char *s,
                          const char *from, const char *end)
 {
-	/* The prefilter's place is at the 'r' of "reject=", or before: the
-	 * search starts there, and "ruleset=" is looked for before it. */
+	/* from is the line's first "reject": ", reject=" is looked for
+	 * from there, "ruleset=" before it. */
 	const char *r = FIND(from - s >= 2 ? from - 2 : s, end, ", reject=", 2, 4);
 	const char *rs = r ? FIND_LAST(s, r, "ruleset=check_", 1) : NULL, *n;
 	struct smtpcode_text arg;
