@@ -102,7 +102,7 @@ static void exim_after(struct smtpcode_logline *l, const char *p,
 		take_reply(l, p, end);
 		return;
 	}
-	l->stage = log_stage_of(p, colon);
+	l->stage = stage_word(p, colon);
 	r = AFTER(colon, end, ": ", 0, 1);
 	if (r && STARTS(r, end, "host ")) {
 		if (!l->relay.len)

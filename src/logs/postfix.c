@@ -33,35 +33,6 @@ _Static_assert(sizeof LOG_POSTFIX_RECIPIENT == sizeof "to=" &&
  * ..., status=..." (Postfix), "..., stat=..." (Sendmail) ---- */
 
 /*
- * The fixed word of the stage [p, e) Postfix wrote: nearly always one of
- * the four compared here by length and bytes, a load or two each, as
- * this runs for most delivery lines; any other goes to log_stage_of().
- */
-static inline struct smtpcode_text postfix_stage_word(const char *p,
-                                                      const char *e)
-{
-	switch (e - p) {
-	case 4:
-		if (same(p, "DATA", 4))
-			return LOG_WORD(LOG_STAGE_DATA);
-		break;
-	case 7:
-		if (same(p, "RCPT TO", 7))
-			return LOG_WORD(LOG_STAGE_RCPT);
-		break;
-	case 9:
-		if (same(p, "MAIL FROM", 9))
-			return LOG_WORD(LOG_STAGE_MAIL);
-		break;
-	case 11:
-		if (same(p, "end of DATA", 11))
-			return LOG_WORD(LOG_STAGE_END_OF_DATA);
-		break;
-	}
-	return log_stage_of(p, e);
-}
-
-/*
  * "(in reply to RCPT TO command)": the stage, RCPT TO, after the " (in
  * reply to " at inr.  " command" is looked for from inr on, a span long
  * enough to be passed sixteen bytes a step.  Of the places before the
@@ -85,7 +56,7 @@ static void postfix_stage(struct smtpcode_logline *l, const char *inr,
 		for (e = p; e + 8 <= usual; e++)
 			if (*e == ' ' && same(e, " command", 8))
 				break;
-		l->stage = postfix_stage_word(p, e + 8 <= usual ? e : usual);
+		l->stage = stage_word(p, e + 8 <= usual ? e : usual);
 		return;
 	}
 	e = FIND(from, end, " command", 1, 7);
@@ -93,7 +64,7 @@ static void postfix_stage(struct smtpcode_logline *l, const char *inr,
 		e = FIND(p, end, " command", 1, 7);
 	if (!e)
 		e = scan_byte(p, end, ')');
-	l->stage = log_stage_of(p, e ? e : end);
+	l->stage = stage_word(p, e ? e : end);
 }
 
 /*
