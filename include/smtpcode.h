@@ -461,10 +461,16 @@ enum smtpcode_log_format {
 	SMTPCODE_LOG_NONE,      /* neither a known layout nor a code in free
 	                           text */
 	SMTPCODE_LOG_TEXT,      /* a code found in free text */
-	SMTPCODE_LOG_POSTFIX,   /* postfix/smtp, lmtp, local ... to=<>, status= */
-	SMTPCODE_LOG_SMTPD,     /* postfix/smtpd NOQUEUE: reject: ... */
-	SMTPCODE_LOG_EXIM,      /* exim ** (bounce) and == (deferral) lines */
-	SMTPCODE_LOG_SENDMAIL,  /* sendmail to=<>, dsn=, stat= */
+	SMTPCODE_LOG_POSTFIX,   /* postfix/smtp, lmtp, local, virtual, pipe
+	                           ... to=<>, status= */
+	SMTPCODE_LOG_SMTPD,     /* postfix/smtpd, postscreen, cleanup
+	                           rejects (NOQUEUE: reject: ...), smtpd's
+	                           SASL ... authentication failed */
+	SMTPCODE_LOG_EXIM,      /* exim ** (bounce) and == (deferral) lines;
+	                           rejected RCPT/MAIL/after DATA/EHLO/
+	                           connection; authenticator failed */
+	SMTPCODE_LOG_SENDMAIL,  /* sendmail to=<>, dsn=, stat=; ruleset=,
+	                           reject= */
 	SMTPCODE_LOG_FIELDS     /* a dialect read from its record in
 	                           data/logs/ (Courier ...): which one,
 	                           smtpcode_event_dialect() says */
@@ -479,22 +485,50 @@ struct smtpcode_logline {
 	struct smtpcode_text domain;    /* its domain part */
 	struct smtpcode_text relay;     /* relay=, H=: the remote host; smtpd:
 	                                   the client ("unknown[192.0.2.7]") */
-	struct smtpcode_text status;    /* sent, deferred, bounced, expired
-	                                   (postfix status=); reject,
-	                                   reject_warning, milter-reject
-	                                   (smtpd); sendmail's stat= text up to
-	                                   its ':' or '(' ("Deferred", "User
-	                                   unknown"); for exim ** and == the
-	                                   words failed and deferred, static
-	                                   strings: the one span that is not
-	                                   inside the input */
-	struct smtpcode_text stage;     /* the command answered, as written:
-	                                   "RCPT TO", "end of DATA", "MAIL
-	                                   FROM" (postfix, exim); smtpd's
-	                                   "RCPT", "END-OF-MESSAGE", cleanup's
-	                                   "header" */
-	struct smtpcode_text reply;     /* the remote reply, from its code on;
-	                                   absent when no code is in it */
+	struct smtpcode_text status;    /* since 0.7 a fixed word, a static
+	                                   string (not inside the input), the
+	                                   same in every built-in dialect:
+	                                   sent, deferred, bounced, expired
+	                                   (a delivery: Postfix's status=,
+	                                   Sendmail's stat= "Sent",
+	                                   "Deferred", else by its dsn= class,
+	                                   Exim's ** and ==, "retry timeout
+	                                   exceeded" expired); rejected,
+	                                   warned, discarded (what this server
+	                                   refused a client: reject and
+	                                   milter-reject, reject_warning,
+	                                   Sendmail's reject=, Exim's
+	                                   rejected); auth-failed (a login);
+	                                   absent when the line says none of
+	                                   these.  smtpcode_event_side() gives
+	                                   its side */
+	struct smtpcode_text stage;     /* since 0.7 a fixed word, a static
+	                                   string: the SMTP step answered
+	                                   ("RCPT TO", smtpd's "RCPT" give
+	                                   rcpt; "end of DATA",
+	                                   "END-OF-MESSAGE" end-of-data; a
+	                                   Sendmail ruleset check_rcpt rcpt,
+	                                   check_relay connect): connect,
+	                                   helo, starttls, auth, mail, rcpt,
+	                                   data, end-of-data, header, body
+	                                   (cleanup's checks), quit; absent
+	                                   for any other */
+	struct smtpcode_text reply;     /* the remote reply, from its code on.
+	                                   A line whose text holds no code
+	                                   keeps it, its quotes removed, with
+	                                   code zeroed: the MTA's own words
+	                                   ("Unrouteable address", "unknown
+	                                   user: \"x\"", "connect to ...:
+	                                   Connection timed out", Sendmail's
+	                                   "User unknown"), for a caller to
+	                                   classify by (smtpcode_wording());
+	                                   absent when the line has no such
+	                                   text.  For Postfix's "SASL ...
+	                                   authentication failed", which logs
+	                                   no reply, the reply smtpd sends
+	                                   ("535 5.7.8 Error: authentication
+	                                   failed", from the library's data),
+	                                   a static string */
 	struct smtpcode_text dsn;       /* the MTA's own dsn= field */
 	struct smtpcode_query code;     /* codes of the reply (or, for free
 	                                   text, the code found); its text_off
@@ -510,7 +544,8 @@ struct smtpcode_logline {
  * NUL-terminated; may hold any bytes).  Trailing white space, a CR
  * included, is part of no field.  Returns true when a code was found (in
  * the reply, the dsn= field or free text).  Every span lies inside s,
- * except an exim status (see above).  No allocation; cost linear in len.
+ * except status and stage, and a Postfix login failure's reply (see
+ * above).  No allocation; cost linear in len.
  * Kept as it is for the programs built on it; smtpcode_event_parse()
  * (below) reads lines with the same engine, behind accessors that can
  * grow.  A line of a data/logs/ dialect has format SMTPCODE_LOG_FIELDS.
@@ -533,8 +568,8 @@ bool smtpcode_log_parse(const char *s, size_t len, struct smtpcode_logline *l);
  *     if (e && smtpcode_event_code(e))
  *         printf("%s\n", smtpcode_event_dialect(e));
  *
- * An event's texts point into the line, as smtpcode_logline's do (an
- * Exim status excepted); it stays valid while the line and the space do.
+ * An event's texts point into the line, as smtpcode_logline's do (status
+ * and stage excepted, which are static words); it stays valid while the line and the space do.
  */
 struct smtpcode_event;
 

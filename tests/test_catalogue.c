@@ -488,6 +488,26 @@ static void run_patterns(const struct row *r)
 static const char *const format_names[] = {"none", "text", "postfix",
                                            "smtpd", "exim", "sendmail"};
 
+/* The fixed words of a record's status and stage (smtpcode.h). */
+static const char *const status_words[] = {
+	"sent", "deferred", "bounced", "expired", "rejected", "warned",
+	"discarded", "auth-failed", NULL};
+static const char *const stage_words[] = {
+	"connect", "helo", "starttls", "auth", "mail", "rcpt", "data",
+	"end-of-data", "header", "body", "quit", NULL};
+
+/* Whether t is absent or one of words[], and not inside any input: a
+ * static string. */
+static bool fixed_word(struct smtpcode_text t, const char *const *words)
+{
+	if (!t.len)
+		return true;
+	for (; *words; words++)
+		if (t.len == strlen(*words) && memcmp(t.s, *words, t.len) == 0)
+			return true;
+	return false;
+}
+
 static void run_logs(const struct row *r)
 {
 	struct bytes in = input(r->cell[1]);
@@ -495,7 +515,7 @@ static void run_logs(const struct row *r)
 	bool found = smtpcode_log_parse(in.s, in.len, &l);
 	char *const *c = r->cell + 2;
 	const struct smtpcode_text *spans[] = {&l.recipient, &l.domain, &l.relay,
-	                                       &l.stage, &l.reply, &l.dsn};
+	                                       &l.dsn};
 
 	if (strcmp(c[0], "*") != 0 && strcmp(c[0], found ? "yes" : "no") != 0)
 		fail_msg("found: want %s", c[0]);
@@ -503,8 +523,19 @@ static void run_logs(const struct row *r)
 		fail_msg("format: want %s, got %s", c[1], format_names[l.format]);
 	for (size_t i = 0; i < sizeof spans / sizeof *spans; i++)
 		check_inside("a field", *spans[i], in.s, in.len);
-	if (l.format != SMTPCODE_LOG_EXIM)
-		check_inside("the status", l.status, in.s, in.len);
+	/* The reply is the line's, but the one Postfix sends for a failed
+	 * login, which its line leaves out (data/logs/postfix.txt). */
+	if (!inside(l.reply.s, l.reply.len, in.s, in.len) &&
+	    !(l.format == SMTPCODE_LOG_SMTPD && l.status.len &&
+	      strcmp(l.status.s, "auth-failed") == 0))
+		fail_msg("the reply lies outside the input");
+	/* status and stage are fixed words, never the line's bytes. */
+	if (!fixed_word(l.status, status_words))
+		fail_msg("status \"%s\" is not a fixed word",
+		         show(l.status.s, l.status.len));
+	if (!fixed_word(l.stage, stage_words))
+		fail_msg("stage \"%s\" is not a fixed word",
+		         show(l.stage.s, l.stage.len));
 	if (l.code.text_off > l.reply.len ||
 	    l.code.text_len > l.reply.len - l.code.text_off)
 		fail_msg("the code's text lies outside the reply");

@@ -306,6 +306,23 @@ static const struct mutation mutations[] = {
 	 "engine: postfix\nname: Example MTA log\nmarker: examplemta:\n"
 	 "recipient: to=\nhost: relay=\nstatus: status=\ndsn: dsn=\n"
 	 "reply-after: \" said: \"\n", ""},
+	/* auth-failed-reply: the postfix engine's alone, a 4xx or 5xx reply */
+	{"engine: fields\nname: Example MTA log\nmarker: examplemta:\nseparator: ,\nrecipient: rcpt=\nhost: host=\nreply-after: \": \"\n",
+	 "engine: postfix\nname: Example MTA log\nmarker: examplemta:\n"
+	 "recipient: to=\nhost: relay=\nstatus: status=\ndsn: dsn=\n"
+	 "reply-after: \" said: \"\nauth-failed-reply: 535 5.7.8 Error\n", ""},
+	{"engine: fields\nname: Example MTA log\nmarker: examplemta:\nseparator: ,\nrecipient: rcpt=\nhost: host=\nreply-after: \": \"\n",
+	 "engine: postfix\nname: Example MTA log\nmarker: examplemta:\n"
+	 "recipient: to=\nhost: relay=\nstatus: status=\ndsn: dsn=\n"
+	 "reply-after: \" said: \"\nauth-failed-reply: 235 2.7.0 Ok\n",
+	 "101: auth-failed-reply: '235 2.7.0 Ok' is not a reply with a 4xx or 5xx code"},
+	{"engine: fields\nname: Example MTA log\nmarker: examplemta:\nseparator: ,\nrecipient: rcpt=\nhost: host=\nreply-after: \": \"\n",
+	 "engine: postfix\nname: Example MTA log\nmarker: examplemta:\n"
+	 "recipient: to=\nhost: relay=\nstatus: status=\ndsn: dsn=\n"
+	 "reply-after: \" said: \"\nauth-failed-reply: failed\n",
+	 "101: auth-failed-reply: 'failed' is not a reply"},
+	{"reply-after: \": \"\n", "reply-after: \": \"\nauth-failed-reply: 535 5.7.8 x\n",
+	 "100: engine fields reads no 'auth-failed-reply'"},
 
 	/* what a fields record says of its lines (issue 21): side, status
 	 * words, stage, programs, underscores, reports-as */

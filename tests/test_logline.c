@@ -67,10 +67,10 @@ static void expect_invariants(const struct smtpcode_logline *l,
 	expect_inside("recipient", l->recipient, buf, len);
 	expect_inside("domain", l->domain, buf, len);
 	expect_inside("relay", l->relay, buf, len);
-	if (l->format != SMTPCODE_LOG_EXIM)
-		expect_inside("status", l->status, buf, len);
-	expect_inside("stage", l->stage, buf, len);
-	expect_inside("reply", l->reply, buf, len);
+	/* The reply Postfix sends for a failed login is the data's. */
+	if (!(l->format == SMTPCODE_LOG_SMTPD && l->status.len == 11 &&
+	      memcmp(l->status.s, "auth-failed", 11) == 0))
+		expect_inside("reply", l->reply, buf, len);
 	expect_inside("dsn", l->dsn, buf, len);
 	/* The code's text lies in the reply and runs to its end. */
 	if (l->code.text_len) {
@@ -78,7 +78,9 @@ static void expect_invariants(const struct smtpcode_logline *l,
 		assert_int_equal(l->code.text_off + l->code.text_len,
 		                 l->reply.len);
 	}
-	assert_int_equal(has_any(l), l->reply.len > 0);
+	/* A reply without a code is a layout's words. */
+	if (has_any(l))
+		assert_true(l->reply.len > 0);
 }
 
 /* ---- Delivery lines: one realistic line per case ---- */
@@ -104,7 +106,7 @@ static const struct line_case lines[] = {
      .format = SMTPCODE_LOG_POSTFIX, .found = true,
      .recipient = "user@example.com", .domain = "example.com",
      .relay = "mx.example.com[192.0.2.10]:25", .status = "deferred",
-     .stage = "RCPT TO", .reply = "452 4.3.1 Insufficient system storage",
+     .stage = "rcpt", .reply = "452 4.3.1 Insufficient system storage",
      .code = "452 4.3.1", .dsn = "4.3.1", .dsn_code = "4.3.1"},
     /* RFC 3339 prefix, custom syslog_name, orig_to, bounced. */
     {.line = "2024-05-01T10:00:00.123456+02:00 mx1 postfix-out/smtp[2211]: "
@@ -118,7 +120,7 @@ static const struct line_case lines[] = {
      .format = SMTPCODE_LOG_POSTFIX, .found = true,
      .recipient = "bob@example.net", .domain = "example.net",
      .relay = "mail.example.net[198.51.100.20]:25", .status = "bounced",
-     .stage = "RCPT TO",
+     .stage = "rcpt",
      .reply = "550 5.1.1 <bob@example.net>: Recipient address rejected: User "
               "unknown in virtual mailbox table",
      .code = "550 5.1.1", .dsn = "5.1.1", .dsn_code = "5.1.1"},
@@ -144,7 +146,7 @@ static const struct line_case lines[] = {
      .format = SMTPCODE_LOG_POSTFIX, .found = true,
      .recipient = "someone@gmail.com", .domain = "gmail.com",
      .relay = "gmail-smtp-in.l.google.com[142.250.27.26]:25",
-     .status = "bounced", .stage = "end of DATA",
+     .status = "bounced", .stage = "end-of-data",
      .reply = "550-5.7.26 This mail has been blocked because the sender is "
               "unauthenticated. 550-5.7.26 Gmail requires all senders to "
               "authenticate with either SPF or DKIM. 550 5.7.26 "
@@ -158,7 +160,7 @@ static const struct line_case lines[] = {
      .format = SMTPCODE_LOG_POSTFIX, .found = true,
      .recipient = "ann@example.org", .domain = "example.org",
      .relay = "mx.example.org[203.0.113.5]:25", .status = "deferred",
-     .stage = "MAIL FROM", .reply = "421 4.7.0 Sender rate limit exceeded",
+     .stage = "mail", .reply = "421 4.7.0 Sender rate limit exceeded",
      .code = "421 4.7.0", .dsn = "4.7.0", .dsn_code = "4.7.0"},
     /* The reply's code and dsn= differ: Postfix supplies 5.0.0 for a
      * reply without an enhanced code. */
@@ -170,7 +172,7 @@ static const struct line_case lines[] = {
      .format = SMTPCODE_LOG_POSTFIX, .found = true,
      .recipient = "old@example.org", .domain = "example.org",
      .relay = "mx.example.org[203.0.113.5]:25", .status = "bounced",
-     .stage = "RCPT TO", .reply = "550 Mailbox unavailable", .code = "550",
+     .stage = "rcpt", .reply = "550 Mailbox unavailable", .code = "550",
      .dsn = "5.0.0", .dsn_code = "5.0.0"},
     /* No remote reply: the code comes from dsn= alone. */
     {.line = SYSLOG "postfix/smtp[2301]: 7E3F1A2B3C: to=<ops@example.com>, "
@@ -180,6 +182,7 @@ static const struct line_case lines[] = {
      .format = SMTPCODE_LOG_POSTFIX, .found = true,
      .recipient = "ops@example.com", .domain = "example.com",
      .relay = "none", .status = "deferred", .dsn = "4.4.1",
+     .reply = "connect to mx.example.com[192.0.2.1]:25: Connection timed out",
      .dsn_code = "4.4.1"},
     {.line = SYSLOG "postfix/smtp[2301]: 8F4A2B3C4D: to=<ops@example.com>, "
              "relay=none, delay=0.1, delays=0.02/0/0.08/0, dsn=4.7.0, "
@@ -198,7 +201,7 @@ static const struct line_case lines[] = {
      .format = SMTPCODE_LOG_POSTFIX, .found = true,
      .recipient = "x@mail.example.com", .domain = "mail.example.com",
      .relay = "local", .status = "bounced", .dsn = "5.1.1",
-     .dsn_code = "5.1.1"},
+     .reply = "unknown user: \"x\"", .dsn_code = "5.1.1"},
     /* LMTP, with parentheses inside the reply. */
     {.line = SYSLOG "postfix/lmtp[5120]: 1A2B3C4D5E: to=<alice@example.com>, "
              "relay=mail.example.com[private/dovecot-lmtp], delay=0.1, "
@@ -209,7 +212,7 @@ static const struct line_case lines[] = {
      .format = SMTPCODE_LOG_POSTFIX, .found = true,
      .recipient = "alice@example.com", .domain = "example.com",
      .relay = "mail.example.com[private/dovecot-lmtp]", .status = "bounced",
-     .stage = "end of DATA",
+     .stage = "end-of-data",
      .reply = "552 5.2.2 <alice@example.com> Quota exceeded (mailbox for user "
               "is full)",
      .code = "552 5.2.2", .dsn = "5.2.2", .dsn_code = "5.2.2"},
@@ -221,6 +224,8 @@ static const struct line_case lines[] = {
      .format = SMTPCODE_LOG_POSTFIX, .found = true,
      .recipient = "carol@example.org", .domain = "example.org",
      .relay = "virtual", .status = "bounced", .dsn = "5.2.2",
+     .reply = "cannot update mailbox /var/mail/vhosts/example.org/carol for "
+              "user carol. file too large",
      .dsn_code = "5.2.2"},
     {.line = SYSLOG "postfix/pipe[9120]: 6B7C8D9E0F: to=<dave@example.com>, "
              "orig_to=<d@example.com>, relay=dovecot, delay=0.2, "
@@ -229,6 +234,7 @@ static const struct line_case lines[] = {
      .format = SMTPCODE_LOG_POSTFIX, .found = true,
      .recipient = "dave@example.com", .domain = "example.com",
      .relay = "dovecot", .status = "bounced", .dsn = "5.1.1",
+     .reply = "user unknown. Command output: Invalid user specified.",
      .dsn_code = "5.1.1"},
     {.line = SYSLOG "postfix/error[7321]: C93CEB08A0: to=<order@example.ru>, "
              "relay=none, delay=432000, delays=431970/0.02/30/0, dsn=4.4.1, "
@@ -243,7 +249,7 @@ static const struct line_case lines[] = {
              "status=sent (delivered to mailbox)",
      .format = SMTPCODE_LOG_POSTFIX, .found = true, .recipient = "root",
      .relay = "local", .status = "sent", .dsn = "2.0.0",
-     .dsn_code = "2.0.0"},
+     .reply = "delivered to mailbox", .dsn_code = "2.0.0"},
 
     /* Postfix rejects. */
     {.line = SYSLOG "postfix/smtpd[2211]: NOQUEUE: reject: RCPT from "
@@ -252,7 +258,7 @@ static const struct line_case lines[] = {
              "proto=ESMTP helo=<x>",
      .format = SMTPCODE_LOG_SMTPD, .found = true,
      .recipient = "spam@example.net", .domain = "example.net",
-     .relay = "unknown[198.51.100.7]", .status = "reject", .stage = "RCPT",
+     .relay = "unknown[198.51.100.7]", .status = "rejected", .stage = "rcpt",
      .reply = "554 5.7.1 <spam@example.net>: Relay access denied",
      .code = "554 5.7.1"},
     {.line = SYSLOG "postfix/smtpd[2211]: NOQUEUE: reject_warning: RCPT from "
@@ -262,8 +268,8 @@ static const struct line_case lines[] = {
              "helo=<mail.example.org>",
      .format = SMTPCODE_LOG_SMTPD, .found = true,
      .recipient = "me@example.com", .domain = "example.com",
-     .relay = "mail.example.org[203.0.113.9]", .status = "reject_warning",
-     .stage = "RCPT",
+     .relay = "mail.example.org[203.0.113.9]", .status = "warned",
+     .stage = "rcpt",
      .reply = "450 4.7.1 Client host rejected: cannot find your reverse "
               "hostname, [203.0.113.9]",
      .code = "450 4.7.1"},
@@ -275,7 +281,7 @@ static const struct line_case lines[] = {
              "helo=<bulk.example.biz>",
      .format = SMTPCODE_LOG_SMTPD, .found = true,
      .recipient = "me@example.com", .domain = "example.com",
-     .relay = "[192.0.2.44]:51234", .status = "reject", .stage = "RCPT",
+     .relay = "[192.0.2.44]:51234", .status = "rejected", .stage = "rcpt",
      .reply = "550 5.7.1 Service unavailable; client [192.0.2.44] blocked "
               "using zen.spamhaus.org",
      .code = "550 5.7.1"},
@@ -287,7 +293,7 @@ static const struct line_case lines[] = {
              "helo=<a; b>",
      .format = SMTPCODE_LOG_SMTPD, .found = true,
      .recipient = "b@example.com", .domain = "example.com",
-     .relay = "unknown[198.51.100.7]", .status = "reject", .stage = "RCPT",
+     .relay = "unknown[198.51.100.7]", .status = "rejected", .stage = "rcpt",
      .reply = "550 5.7.1 Denied; to=<x@evil.example> listed",
      .code = "550 5.7.1"},
     {.line = SYSLOG "postfix/cleanup[3120]: 8A9B0C1D2E: milter-reject: "
@@ -296,21 +302,21 @@ static const struct line_case lines[] = {
              "proto=ESMTP helo=<x>",
      .format = SMTPCODE_LOG_SMTPD, .found = true,
      .recipient = "b@example.com", .domain = "example.com",
-     .relay = "unknown[198.51.100.7]", .status = "milter-reject",
-     .stage = "END-OF-MESSAGE", .reply = "5.7.1 Rejected by SPAM filter",
+     .relay = "unknown[198.51.100.7]", .status = "rejected",
+     .stage = "end-of-data", .reply = "5.7.1 Rejected by SPAM filter",
      .code = "5.7.1"},
     {.line = SYSLOG "postfix/smtpd[2211]: NOQUEUE: reject: MAIL from "
              "unknown[198.51.100.7]: 552 5.3.4 Message size exceeds fixed "
              "limit; proto=ESMTP helo=<x>",
      .format = SMTPCODE_LOG_SMTPD, .found = true,
-     .relay = "unknown[198.51.100.7]", .status = "reject", .stage = "MAIL",
+     .relay = "unknown[198.51.100.7]", .status = "rejected", .stage = "mail",
      .reply = "552 5.3.4 Message size exceeds fixed limit",
      .code = "552 5.3.4"},
     {.line = SYSLOG "postfix/smtpd[2211]: 4F5A6B7C8D: reject: DATA from "
              "unknown[198.51.100.7]: 550 5.5.3 <DATA>: Data command "
              "rejected: Multi-recipient bounce; from=<> proto=ESMTP helo=<x>",
      .format = SMTPCODE_LOG_SMTPD, .found = true,
-     .relay = "unknown[198.51.100.7]", .status = "reject", .stage = "DATA",
+     .relay = "unknown[198.51.100.7]", .status = "rejected", .stage = "data",
      .reply = "550 5.5.3 <DATA>: Data command rejected: Multi-recipient "
               "bounce",
      .code = "550 5.5.3"},
@@ -319,8 +325,8 @@ static const struct line_case lines[] = {
              "unknown[2001:db8::5]: 554 5.7.1 <unknown[2001:db8::5]>: Client "
              "host rejected: Access denied; proto=SMTP",
      .format = SMTPCODE_LOG_SMTPD, .found = true,
-     .relay = "unknown[2001:db8::5]", .status = "reject",
-     .stage = "CONNECT",
+     .relay = "unknown[2001:db8::5]", .status = "rejected",
+     .stage = "connect",
      .reply = "554 5.7.1 <unknown[2001:db8::5]>: Client host rejected: "
               "Access denied",
      .code = "554 5.7.1"},
@@ -331,7 +337,7 @@ static const struct line_case lines[] = {
              "from=<a@example.org> to=<b@example.com> note: 5.7.1 x",
      .format = SMTPCODE_LOG_SMTPD, .found = false,
      .recipient = "b@example.com", .domain = "example.com",
-     .status = "milter-reject", .stage = "END-OF-MESSAGE"},
+     .status = "rejected", .stage = "end-of-data"},
     /* cleanup's header_checks: the reply comes after the names. */
     {.line = SYSLOG "postfix/cleanup[3120]: 8A9B0C1D2E: reject: header "
              "Subject: You won from unknown[198.51.100.7]; "
@@ -339,7 +345,7 @@ static const struct line_case lines[] = {
              "5.7.1 Message content rejected",
      .format = SMTPCODE_LOG_SMTPD, .found = true,
      .recipient = "b@example.com", .domain = "example.com",
-     .relay = "unknown[198.51.100.7]", .status = "reject",
+     .relay = "unknown[198.51.100.7]", .status = "rejected",
      .stage = "header", .reply = "5.7.1 Message content rejected",
      .code = "5.7.1"},
 
@@ -350,8 +356,8 @@ static const struct line_case lines[] = {
              "<user@example.com>: Recipient address rejected: User unknown",
      .format = SMTPCODE_LOG_EXIM, .found = true,
      .recipient = "user@example.com", .domain = "example.com",
-     .relay = "mx.example.com [192.0.2.5]", .status = "failed",
-     .stage = "RCPT TO",
+     .relay = "mx.example.com [192.0.2.5]", .status = "bounced",
+     .stage = "rcpt",
      .reply = "550 5.1.1 <user@example.com>: Recipient address rejected: "
               "User unknown",
      .code = "550 5.1.1"},
@@ -364,8 +370,8 @@ static const struct line_case lines[] = {
              "rejected as spam",
      .format = SMTPCODE_LOG_EXIM, .found = true,
      .recipient = "bob@example.net", .domain = "example.net",
-     .relay = "mail.example.net [198.51.100.20]", .status = "failed",
-     .stage = "end of data", .reply = "550 5.7.1 Message rejected as spam",
+     .relay = "mail.example.net [198.51.100.20]", .status = "bounced",
+     .stage = "end-of-data", .reply = "550 5.7.1 Message rejected as spam",
      .code = "550 5.7.1"},
     {.line = EXIMTS "1rfXyz-000AbC-2D == user@example.com R=dnslookup "
              "T=remote_smtp defer (-44) H=mx.example.com [192.0.2.5]: SMTP "
@@ -374,7 +380,7 @@ static const struct line_case lines[] = {
      .format = SMTPCODE_LOG_EXIM, .found = true,
      .recipient = "user@example.com", .domain = "example.com",
      .relay = "mx.example.com [192.0.2.5]", .status = "deferred",
-     .stage = "RCPT TO", .reply = "452 4.2.2 Mailbox full",
+     .stage = "rcpt", .reply = "452 4.2.2 Mailbox full",
      .code = "452 4.2.2"},
     /* Before Exim 4.90 the host followed the command. */
     {.line = "2019-06-01 08:00:00 1hWqZx-0001Ab-9C == user@example.com "
@@ -385,7 +391,7 @@ static const struct line_case lines[] = {
      .format = SMTPCODE_LOG_EXIM, .found = true,
      .recipient = "user@example.com", .domain = "example.com",
      .relay = "mx.example.com [192.0.2.5]", .status = "deferred",
-     .stage = "RCPT TO", .reply = "451 4.7.1 Greylisted, try again later",
+     .stage = "rcpt", .reply = "451 4.7.1 Greylisted, try again later",
      .code = "451 4.7.1"},
     {.line = EXIMTS "1rfXyz-000AbC-2D ** user@example.com R=dnslookup "
              "T=remote_smtp H=mx.example.com [192.0.2.5]:587: SMTP error "
@@ -393,26 +399,29 @@ static const struct line_case lines[] = {
              "FROM:<news@example.org> SIZE=2048: 550 5.7.1 Sender rejected",
      .format = SMTPCODE_LOG_EXIM, .found = true,
      .recipient = "user@example.com", .domain = "example.com",
-     .relay = "mx.example.com [192.0.2.5]:587", .status = "failed",
-     .stage = "MAIL FROM", .reply = "550 5.7.1 Sender rejected",
+     .relay = "mx.example.com [192.0.2.5]:587", .status = "bounced",
+     .stage = "mail", .reply = "550 5.7.1 Sender rejected",
      .code = "550 5.7.1"},
     {.line = EXIMTS "1rfXyz-000AbC-2D ** alice@example.com R=virtual_user "
              "T=dovecot_lmtp: LMTP error after RCPT TO:<alice@example.com>: "
              "552 5.2.2 Mailbox is full",
      .format = SMTPCODE_LOG_EXIM, .found = true,
      .recipient = "alice@example.com", .domain = "example.com",
-     .status = "failed", .stage = "RCPT TO",
+     .status = "bounced", .stage = "rcpt",
      .reply = "552 5.2.2 Mailbox is full", .code = "552 5.2.2"},
-    /* Exim's own texts: no code, so false, but the line is read. */
+    /* Exim's own texts: no code, so false, but the line is read, its
+     * words as the reply. */
     {.line = EXIMTS "1rfXyz-000AbC-2D ** x@y.example: Unrouteable address",
      .format = SMTPCODE_LOG_EXIM, .found = false, .recipient = "x@y.example",
-     .domain = "y.example", .status = "failed"},
+     .domain = "y.example", .status = "bounced",
+     .reply = "Unrouteable address"},
     {.line = EXIMTS "1rfXyz-000AbC-2D == user@example.com R=dnslookup "
              "T=remote_smtp defer (110): Connection timed out H=mx.example.com "
              "[192.0.2.5]",
      .format = SMTPCODE_LOG_EXIM, .found = false,
      .recipient = "user@example.com", .domain = "example.com",
-     .relay = "mx.example.com [192.0.2.5]", .status = "deferred"},
+     .relay = "mx.example.com [192.0.2.5]", .status = "deferred",
+     .reply = "Connection timed out"},
 
     /* Sendmail. */
     {.line = SYSLOG "sm-mta[123]: 41AB0x1N012345: to=<user@example.com>, "
@@ -421,7 +430,7 @@ static const struct line_case lines[] = {
              "452 4.3.1 Insufficient system storage",
      .format = SMTPCODE_LOG_SENDMAIL, .found = true,
      .recipient = "user@example.com", .domain = "example.com",
-     .relay = "mx.example.com. [192.0.2.9]", .status = "Deferred",
+     .relay = "mx.example.com. [192.0.2.9]", .status = "deferred",
      .reply = "452 4.3.1 Insufficient system storage", .code = "452 4.3.1",
      .dsn = "4.3.1", .dsn_code = "4.3.1"},
     {.line = SYSLOG "sendmail[4567]: 41AB0x1N012346: to=<nobody@example.com>, "
@@ -430,8 +439,8 @@ static const struct line_case lines[] = {
              "relay=mx.example.com. [192.0.2.9], dsn=5.1.1, stat=User unknown",
      .format = SMTPCODE_LOG_SENDMAIL, .found = true,
      .recipient = "nobody@example.com", .domain = "example.com",
-     .relay = "mx.example.com. [192.0.2.9]", .status = "User unknown",
-     .dsn = "5.1.1", .dsn_code = "5.1.1"},
+     .relay = "mx.example.com. [192.0.2.9]", .status = "bounced",
+     .reply = "User unknown", .dsn = "5.1.1", .dsn_code = "5.1.1"},
     {.line = SYSLOG "sm-mta[123]: 41AB0x1N012348: to=<info@example.net>, "
              "delay=00:00:03, xdelay=00:00:03, mailer=esmtp, pri=120, "
              "relay=mx.example.net. [198.51.100.3], dsn=5.0.0, stat=Service "
@@ -439,7 +448,8 @@ static const struct line_case lines[] = {
      .format = SMTPCODE_LOG_SENDMAIL, .found = true,
      .recipient = "info@example.net", .domain = "example.net",
      .relay = "mx.example.net. [198.51.100.3]",
-     .status = "Service unavailable", .dsn = "5.0.0", .dsn_code = "5.0.0"},
+     .status = "bounced", .reply = "Service unavailable", .dsn = "5.0.0",
+     .dsn_code = "5.0.0"},
     /* Several recipients, without <>: the first is reported. */
     {.line = SYSLOG "sm-mta[123]: 41AB0x1N012347: "
              "to=alice@example.com,bob@example.com, delay=00:00:02, "
@@ -448,8 +458,9 @@ static const struct line_case lines[] = {
              "(41AC1y2P Message accepted for delivery)",
      .format = SMTPCODE_LOG_SENDMAIL, .found = true,
      .recipient = "alice@example.com", .domain = "example.com",
-     .relay = "mx.example.com. [192.0.2.9]", .status = "Sent",
-     .dsn = "2.0.0", .dsn_code = "2.0.0"},
+     .relay = "mx.example.com. [192.0.2.9]", .status = "sent",
+     .reply = "41AC1y2P Message accepted for delivery", .dsn = "2.0.0",
+     .dsn_code = "2.0.0"},
     {.line = SYSLOG "sm-mta[123]: 41AB0x1N012349: "
              "to=<a@example.com>,<b@example.com>, delay=00:00:02, "
              "xdelay=00:00:02, mailer=esmtp, pri=150, "
@@ -457,8 +468,9 @@ static const struct line_case lines[] = {
              "queued as 4TqR6B2cJfz1xyz)",
      .format = SMTPCODE_LOG_SENDMAIL, .found = true,
      .recipient = "a@example.com", .domain = "example.com",
-     .relay = "mx.example.com. [192.0.2.9]", .status = "Sent",
-     .dsn = "2.0.0", .dsn_code = "2.0.0"},
+     .relay = "mx.example.com. [192.0.2.9]", .status = "sent",
+     .reply = "Ok: queued as 4TqR6B2cJfz1xyz", .dsn = "2.0.0",
+     .dsn_code = "2.0.0"},
 
     /* Other lines: codes in free text. */
     {.line = SYSLOG "postfix/smtp[3311]: 9B1C2D3E4F: host "
@@ -515,7 +527,7 @@ static const struct line_case lines[] = {
     {.line = SYSLOG "postfix/smtp[1]: 3F2A81C0A2: to=<a@b>, relay=r, "
              "delay=1, delays=0, dsn=4.4.1, status=x",
      .format = SMTPCODE_LOG_POSTFIX, .found = true, .recipient = "a@b",
-     .domain = "b", .relay = "r", .status = "x", .dsn = "4.4.1",
+     .domain = "b", .relay = "r", .dsn = "4.4.1",
      .dsn_code = "4.4.1"},
     /* The usual end " command)" read from the end: " command" twice (the
      * first is the stage's end), at the stage's start, a stage too long
@@ -524,7 +536,7 @@ static const struct line_case lines[] = {
              "delay=1, delays=0, dsn=4.2.2, status=deferred (host h said: "
              "452 4.2.2 Full (in reply to RCPT TO command command))",
      .format = SMTPCODE_LOG_POSTFIX, .found = true, .recipient = "a@b",
-     .domain = "b", .relay = "r", .status = "deferred", .stage = "RCPT TO",
+     .domain = "b", .relay = "r", .status = "deferred", .stage = "rcpt",
      .reply = "452 4.2.2 Full", .code = "452 4.2.2", .dsn = "4.2.2",
      .dsn_code = "4.2.2"},
     {.line = SYSLOG "postfix/smtp[1]: 3F2A81C0A2: to=<a@b>, relay=r, "
@@ -539,14 +551,14 @@ static const struct line_case lines[] = {
              "452 4.2.2 Full (in reply to end of DATA x command y command))",
      .format = SMTPCODE_LOG_POSTFIX, .found = true, .recipient = "a@b",
      .domain = "b", .relay = "r", .status = "deferred",
-     .stage = "end of DATA x", .reply = "452 4.2.2 Full",
+     .stage = "end-of-data", .reply = "452 4.2.2 Full",
      .code = "452 4.2.2", .dsn = "4.2.2", .dsn_code = "4.2.2"},
     {.line = SYSLOG "postfix/smtp[1]: 3F2A81C0A2: to=<a@b>, relay=r, "
              "delay=1, delays=0, dsn=4.2.2, status=deferred (host h said: "
              "452 4.2.2 Full (in reply to a stage of many words command))",
      .format = SMTPCODE_LOG_POSTFIX, .found = true, .recipient = "a@b",
      .domain = "b", .relay = "r", .status = "deferred",
-     .stage = "a stage of many words", .reply = "452 4.2.2 Full",
+     .reply = "452 4.2.2 Full",
      .code = "452 4.2.2", .dsn = "4.2.2", .dsn_code = "4.2.2"},
     /* Recipients whose '>' is past the first thirty-two bytes read for
      * it, with the last '@' before and after that place. */
@@ -573,13 +585,13 @@ static const struct line_case lines[] = {
              "said: 550 5.7.708 Denied (in reply to command DATA command))",
      .format = SMTPCODE_LOG_POSTFIX, .found = true, .recipient = "a@b",
      .domain = "b", .relay = "r", .status = "bounced",
-     .stage = "command DATA", .reply = "550 5.7.708 Denied",
+     .reply = "550 5.7.708 Denied",
      .code = "550 5.7.708", .dsn = "5.7.708", .dsn_code = "5.7.708"},
     {.line = SYSLOG "postfix/smtp[1]: 3F2A81C0A2: to=<a@b>, relay=r, "
              "delay=1, delays=0/0/0/1, dsn=4.3.01, status=deferred (host h "
              "said: 452 4.3.1000 Full (in reply to RCPT TO command))",
      .format = SMTPCODE_LOG_POSTFIX, .found = true, .recipient = "a@b",
-     .domain = "b", .relay = "r", .status = "deferred", .stage = "RCPT TO",
+     .domain = "b", .relay = "r", .status = "deferred", .stage = "rcpt",
      .reply = "452 4.3.1000 Full", .code = "452", .dsn = "4.3.01"},
     /* Postfix's own words, and a detail that starts as a code may. */
     {.line = SYSLOG "postfix/smtp[1]: 3F2A81C0A2: to=<a@b>, relay=none, "
@@ -587,6 +599,7 @@ static const struct line_case lines[] = {
              "to mx.example.com[192.0.2.1]:25: Connection timed out)",
      .format = SMTPCODE_LOG_POSTFIX, .found = true, .recipient = "a@b",
      .domain = "b", .relay = "none", .status = "deferred", .dsn = "4.4.1",
+     .reply = "connect to mx.example.com[192.0.2.1]:25: Connection timed out",
      .dsn_code = "4.4.1"},
     {.line = SYSLOG "postfix/smtp[1]: 3F2A81C0A2: to=<a@b>, relay=none, "
              "delay=1, delays=0/0/0/1, dsn=4.4.1, status=deferred (X.4.1 "
@@ -709,7 +722,7 @@ static void test_nul_bytes(void **state)
 	assert_int_equal(l.format, SMTPCODE_LOG_POSTFIX);
 	assert_int_equal(l.reply.len, strlen("452 4.2.2 Mailbox") + 5);
 	assert_memory_equal(l.reply.s, "452 4.2.2 Mailbox\0full", l.reply.len);
-	expect_text("stage", s, l.stage, "RCPT TO");
+	expect_text("stage", s, l.stage, "rcpt");
 	expect_code("dsn_code", s, &l.dsn_code, "4.2.2");
 	assert_false(smtpcode_log_parse(NULL, 0, &l));
 	assert_int_equal(l.format, SMTPCODE_LOG_NONE);
@@ -738,7 +751,7 @@ static void test_long_lines(void **state)
 	n += strlen(tail);
 	assert_true(smtpcode_log_parse(buf, n, &l));
 	assert_int_equal(l.reply.len, strlen("550 5.7.1 ") + big);
-	expect_text("stage", "long", l.stage, "end of DATA");
+	expect_text("stage", "long", l.stage, "end-of-data");
 
 	/* Markers and near-codes over and over, then a code at the very end. */
 	static const char *const fill[] = {
@@ -798,24 +811,24 @@ static const struct skip_case skips[] = {
     {"5.7", SMTPCODE_LOG_NONE, NULL, NULL},
     /* Markers late in the line. */
     {"1rfXyz-000AbC-2D ** a@b.example: Unrouteable address",
-     SMTPCODE_LOG_EXIM, NULL, NULL},
+     SMTPCODE_LOG_EXIM, "Unrouteable address", NULL},
     {"x: reject: RCPT from a[192.0.2.1]: 554 5.7.1 <b@c>: denied; "
      "from=<a@b> to=<b@c>",
      SMTPCODE_LOG_SMTPD, "554 5.7.1 <b@c>: denied", "554 5.7.1"},
     {"Q: to=<a@b>, relay=none, dsn=4.4.1, status=deferred (connect "
      "refused)",
-     SMTPCODE_LOG_POSTFIX, NULL, NULL},
+     SMTPCODE_LOG_POSTFIX, "connect refused", NULL},
     /* After places that have a marker's or a code's first byte looked
      * for ('=', '*', '.', 'j') but are none, in the same step and in
      * steps before. */
     {"a=1 b**c d==e: x=y Q: to=<a@b>, relay=none, dsn=4.4.1, "
      "status=deferred (connect refused)",
-     SMTPCODE_LOG_POSTFIX, NULL, NULL},
+     SMTPCODE_LOG_POSTFIX, "connect refused", NULL},
     {"a=1 b**c d==e: x=y f=g h=i j=k l=m n=o p=q r=s t=u v=w Q: to=<a@b>, "
      "relay=none, dsn=4.4.1, status=deferred (connect refused)",
-     SMTPCODE_LOG_POSTFIX, NULL, NULL},
+     SMTPCODE_LOG_POSTFIX, "connect refused", NULL},
     {"x=1 y*2 1rfXyz-000AbC-2D ** a@b.example: Unrouteable address",
-     SMTPCODE_LOG_EXIM, NULL, NULL},
+     SMTPCODE_LOG_EXIM, "Unrouteable address", NULL},
     {"jj j.e 1.2 192.0.2.1 x: reject: RCPT from a[192.0.2.1]: 554 5.7.1 "
      "<b@c>: denied; from=<a@b> to=<b@c>",
      SMTPCODE_LOG_SMTPD, "554 5.7.1 <b@c>: denied", "554 5.7.1"},

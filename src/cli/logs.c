@@ -506,7 +506,13 @@ static void record(struct log_ctx *c, const char *line, size_t len,
 	/* --annotate shows the text verdict whatever the format. */
 	enum record_format format =
 	    mode == LOG_ANNOTATE ? RECORD_TEXT : c->o->format;
-	struct resolved *s = resolve(c, chosen(l), l->reply, l->recipient);
+	/* A reply without a code is the MTA's own words (smtpcode.h): the
+	 * verdict rests on the dsn= code alone then, as before the words
+	 * were kept; they vary per line (hosts, addresses), which would make
+	 * every such line miss the cache of resolved replies. */
+	struct smtpcode_text said =
+	    chosen(l) == &l->code ? l->reply : (struct smtpcode_text){NULL, 0};
+	struct resolved *s = resolve(c, chosen(l), said, l->recipient);
 	const struct smtpcode_result *r = s ? &s->r : &c->own;
 	const struct smtpcode_wording *words = s ? &s->words : &c->own_words;
 	const struct verdict *v;
@@ -534,22 +540,17 @@ static void record(struct log_ctx *c, const char *line, size_t len,
 }
 
 /*
- * The words of c->line, a line of a known layout without a code, that may
- * tell why its message failed or waits: those after its recipient, and
- * after its status where the line writes it (Postfix's "status=bounced
- * (unknown user: ...)", Exim's "** u@bad.example: Unrouteable address"),
- * without the punctuation that leads to them or a parenthesis around
- * them.  Empty for a line that does not say so: free text, no recipient,
- * a status that says nothing of the message's fate (sent) or is of the
- * receiving side.  Only the spans the library gives are looked at.
+ * The words of a line of a known layout without a code that may tell why
+ * its message failed or waits: the library gives them as its reply (the
+ * MTA's own words: Postfix's "unknown user: \"x\"", Exim's "Unrouteable
+ * address").  Empty for a line that does not say so: free text, no
+ * recipient, a status that says nothing of the message's fate (sent) or
+ * is of the receiving side.
  */
-static struct smtpcode_text failure_words(const struct smtpcode_logline *l,
-                                          const char *line, size_t len)
+static struct smtpcode_text failure_words(const struct smtpcode_logline *l)
 {
 	struct smtpcode_text none = {NULL, 0};
-	const char *from, *end = line + len;
 	enum smtpcode_log_side side;
-	bool paren = false;
 
 	if (l->format <= SMTPCODE_LOG_TEXT || !l->recipient.len ||
 	    smtpcode_report_of(l->status.s, l->status.len) ==
@@ -558,20 +559,7 @@ static struct smtpcode_text failure_words(const struct smtpcode_logline *l,
 	side = smtpcode_status_side(l->status.s, l->status.len);
 	if (side == SMTPCODE_SIDE_REJECT || side == SMTPCODE_SIDE_AUTH)
 		return none;
-	from = l->recipient.s + l->recipient.len;
-	/* An Exim status is a static word, not in the line. */
-	if (l->status.s >= line && l->status.s < end &&
-	    l->status.s + l->status.len > from)
-		from = l->status.s + l->status.len;
-	while (from < end && (*from == ' ' || *from == '>' || *from == ',' ||
-	                      *from == ':' || *from == '(' || *from == '\t'))
-		paren |= *from++ == '(';
-	while (end > from && (end[-1] == '\n' || end[-1] == '\r' ||
-	                      end[-1] == ' ' || end[-1] == '\t'))
-		end--;
-	if (paren && end > from && end[-1] == ')')
-		end--;
-	return (struct smtpcode_text){from, (size_t)(end - from)};
+	return l->reply;
 }
 
 /*
@@ -585,7 +573,7 @@ static struct smtpcode_text failure_words(const struct smtpcode_logline *l,
 static NOINLINE bool words_record(struct log_ctx *c, const char *line,
                                   size_t len, unsigned long lineno)
 {
-	struct smtpcode_text t = failure_words(&c->line, line, len);
+	struct smtpcode_text t = failure_words(&c->line);
 	enum record_format format =
 	    c->o->mode == LOG_ANNOTATE ? RECORD_TEXT : c->o->format;
 	struct smtpcode_wording words;

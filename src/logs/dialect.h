@@ -88,6 +88,12 @@ struct log_dialect_rec {
 	struct log_word program[LOG_ALTS]; /* syslog tags whose lines are read
 	                                      even without a dotted code */
 	bool underscores;    /* the line writes the reply's spaces as '_' */
+	struct log_word auth_failed_reply; /* the reply the MTA sends a
+	                                      client whose login failed, for
+	                                      a line that logs the failure
+	                                      without it (Postfix's "SASL
+	                                      LOGIN authentication failed");
+	                                      len 0: none */
 };
 
 /* In table.c, generated from data/logs/ (sorted by name); the fields
@@ -113,9 +119,13 @@ extern const uint8_t table_program_firsts[32];
 typedef bool log_read_fn(struct smtpcode_logline *l, const char *s,
                          const char *from, const char *end);
 
-/* Which prefilter place a reader waits for: a field marker (": to=", an
- * Exim " ** "), or a code (a reject, the fields engine's dialects). */
-enum log_stage { LOG_AT_MARK, LOG_AT_CODE };
+/* Which place a reader waits for, its from: a field marker (": to=", an
+ * Exim " ** ", the prefilter's first place of one); the first "reject"
+ * (Postfix's reject:, Sendmail's reject=, Exim's rejected) or "authen"
+ * (a failed login) from the prefilter's first place of a code or either
+ * word on, each looked for once by the dispatch, however many readers
+ * wait for it (the readers are not called when the line has none). */
+enum log_stage { LOG_AT_MARK, LOG_AT_REJECT, LOG_AT_AUTH };
 
 struct log_dialect {
 	const char *name; /* as in its record */
@@ -127,11 +137,17 @@ struct log_dialect {
 log_read_fn log_postfix_delivery; /* postfix.c: Postfix and Sendmail "QID:
                                      to=<>, name=value, ..." lines */
 log_read_fn log_postfix_reject;   /* postfix.c: NOQUEUE: reject: ... */
+log_read_fn log_postfix_auth;     /* postfix.c: SASL ... authentication
+                                     failed */
 log_read_fn log_exim_read;        /* exim.c */
 /* sendmail.c: the stat= field that closes a Sendmail delivery line, read
  * by the delivery walk of postfix.c, which the two MTAs' lines share. */
 void log_sendmail_stat(struct smtpcode_logline *l, const char *v,
                        const char *end);
+log_read_fn log_sendmail_reject; /* sendmail.c: ruleset=, reject= */
+log_read_fn log_exim_reject;     /* exim.c: rejected RCPT, MAIL, after
+                                    DATA, EHLO, connection */
+log_read_fn log_exim_auth;       /* exim.c: authenticator failed */
 /* fields.c: line [s, end) read as dialect d; the same contract. */
 bool log_fields_read(const struct log_dialect_rec *d,
                      struct smtpcode_logline *l, const char *s,
@@ -144,6 +160,12 @@ bool log_fields_read(const struct log_dialect_rec *d,
 bool log_fields_line(struct smtpcode_logline *l, const char *s,
                      const char *end, bool coded,
                      const struct log_dialect_rec **rec);
+
+/* The fixed stage word (logvocab.h) of the SMTP step [a, b) names, as
+ * the dialects write it ("RCPT TO", "RCPT", "end of DATA",
+ * "END-OF-MESSAGE", "MAIL FROM:<x>", "EHLO x", "header"), ASCII case
+ * aside; absent for a step that is none of them. */
+struct smtpcode_text log_stage_of(const char *a, const char *b);
 
 /*
  * The engine of smtpcode_log_parse() and smtpcode_event_parse(): *l

@@ -1,11 +1,15 @@
 /*
  * The Exim dialect: "DATE ID ** rcpt <orig> R=... T=... H=host [ip]: SMTP
  * error from remote mail server after RCPT TO:<rcpt>: 550 ..." (a bounce)
- * and the same with "==" (a deferral).  The marker is found by the
- * dispatch's prefilter (logline.c) from its doubled byte.
+ * and the same with "==" (a deferral), whose marker the dispatch's
+ * prefilter (logline.c) finds from its doubled byte; and the receiving
+ * side's "H=client F=<s> rejected RCPT <r>: TEXT" (RCPT, MAIL, after
+ * DATA, EHLO or HELO, connection) and "NAME authenticator failed for
+ * client: 535 TEXT", found as lines with a reject or a code are.
  */
 #include "dialect.h"
 #include "logscan.h"
+#include "logvocab.h"
 
 _Static_assert(sizeof LOG_EXIM_REPLY == sizeof " after " &&
                sizeof LOG_EXIM_HOST == sizeof "H=",
@@ -98,7 +102,7 @@ static void exim_after(struct smtpcode_logline *l, const char *p,
 		take_reply(l, p, end);
 		return;
 	}
-	l->stage = span(p, colon);
+	l->stage = stage_word(p, colon);
 	r = AFTER(colon, end, ": ", 0, 1);
 	if (r && STARTS(r, end, "host ")) {
 		if (!l->relay.len)
@@ -109,35 +113,152 @@ static void exim_after(struct smtpcode_logline *l, const char *p,
 		take_reply(l, r, end);
 }
 
+/* Whether " after " at aft follows the words that open a remote reply:
+ * "SMTP error from remote mail server after", "LMTP error after", "...
+ * remote mailer after" (Exim before 4.90); not a " after " of Exim's own
+ * words ("retry time not reached for any host after a long failure
+ * period"). */
+static bool after_error(const char *words, const char *aft)
+{
+	return (aft - words >= 5 && same(aft - 5, "error", 5)) ||
+	       (aft - words >= 6 && (same(aft - 6, "server", 6) ||
+	                             same(aft - 6, "mailer", 6)));
+}
+
 bool log_exim_read(struct smtpcode_logline *l, const char *s,
                    const char *from, const char *end)
 {
-	static const char failed[] = "failed", deferred[] = "deferred";
 	bool bounce;
-	const char *m = exim_marker(s, from, end, &bounce), *rcpt, *tail, *aft, *h;
+	const char *m = exim_marker(s, from, end, &bounce), *rcpt, *tail, *aft,
+	           *h, *words;
 
 	if (!m)
 		return false;
 	l->format = SMTPCODE_LOG_EXIM;
-	/* The line writes only the marker: these two words are the one
-	 * span not inside the input (see smtpcode.h). */
-	l->status.s = bounce ? failed : deferred;
-	l->status.len = bounce ? sizeof failed - 1 : sizeof deferred - 1;
+	l->status = bounce ? LOG_WORD(LOG_STATUS_BOUNCED)
+	                   : LOG_WORD(LOG_STATUS_DEFERRED);
 
 	rcpt = m + 4;
 	tail = scan_byte(rcpt, end, ' ');
 	if (!tail)
 		tail = end;
-	/* "** x@y: Unrouteable address": the colon is not the address's. */
-	log_take_recipient(l, rcpt, tail > rcpt && tail[-1] == ':' ? tail - 1 : tail);
-
+	/* "** x@y: Unrouteable address": the colon is not the address's; the
+	 * words follow it.  Else they follow the fields ("R=r T=t: retry
+	 * timeout exceeded", "H=host [ip]: SMTP error ..."). */
+	words = tail > rcpt && tail[-1] == ':' ? tail : NULL;
+	log_take_recipient(l, rcpt, words ? tail - 1 : tail);
+	/* The remote reply follows " after " and the words that open one,
+	 * nearly always; any other " after " (Exim's own words) counts only
+	 * before the words that follow the fields' ": ". */
 	aft = FIND(tail, end, LOG_EXIM_REPLY, 1, 2);
+	if (!aft || !after_error(tail, aft)) {
+		if (!words)
+			words = AFTER(tail, end, ": ", 0, 1);
+		if (aft && words && words <= aft)
+			aft = NULL;
+	}
 	h = FIND(tail, aft ? aft : end, " " LOG_EXIM_HOST, 1, 2);
 	if (h)
 		l->relay = exim_host(h + 3, aft ? aft : end);
-	if (aft)
+	if (aft) {
 		exim_after(l, aft + sizeof LOG_EXIM_REPLY - 1, end);
+		return true;
+	}
+	if (!words)
+		return true;
+	if (bounce && FIND(words, end, "retry timeout exceeded", 5, 6))
+		l->status = LOG_WORD(LOG_STATUS_EXPIRED);
+	/* "defer (110): Connection timed out H=mx [ip]": the host is not
+	 * the reply's. */
+	take_reply_or_words(l, words, h && h > words ? h : end);
+	return true;
+}
+
+/* ---- The receiving side ---- */
+
+/* "rejected RCPT <r>: TEXT", "rejected MAIL <s>: TEXT", "rejected after
+ * DATA: TEXT", "rejected EHLO or HELO x: TEXT", "rejected connection in
+ * \"connect\" ACL: TEXT", after "H=client": the step at w. */
+static bool exim_rejected(struct smtpcode_logline *l, const char *s,
+                          const char *rj, const char *end)
+{
+	const char *w = rj + sizeof " rejected " - 1, *h, *lt, *gt, *r = w;
+	bool rcpt = STARTS(w, end, "RCPT "), mail = STARTS(w, end, "MAIL ");
+
+	if (rcpt || mail)
+		l->stage = rcpt ? LOG_WORD(LOG_STAGE_RCPT) : LOG_WORD(LOG_STAGE_MAIL);
+	else if (STARTS(w, end, "after DATA"))
+		l->stage = LOG_WORD(LOG_STAGE_END_OF_DATA);
+	else if (STARTS(w, end, "EHLO") || STARTS(w, end, "HELO"))
+		l->stage = LOG_WORD(LOG_STAGE_HELO);
+	else if (STARTS(w, end, "connection"))
+		l->stage = LOG_WORD(LOG_STAGE_CONNECT);
 	else
-		take_reply(l, tail, end);
+		return false;
+	if ((h = FIND_LAST(s, rj, " " LOG_EXIM_HOST, 1)) == NULL &&
+	    !STARTS(s, rj, LOG_EXIM_HOST)) {
+		l->stage = span(NULL, NULL);
+		return false;
+	}
+	l->format = SMTPCODE_LOG_EXIM;
+	l->status = LOG_WORD(LOG_STATUS_REJECTED);
+	l->relay = exim_host(h ? h + 3 : s + 2, rj);
+	/* The address refused is in <>; the text follows it. */
+	lt = w + 5;
+	if ((rcpt || mail) && lt < end && *lt == '<' &&
+	    (gt = scan_byte(lt, end, '>')) != NULL) {
+		if (rcpt)
+			log_take_recipient(l, lt, gt + 1);
+		r = gt;
+	}
+	if ((r = AFTER(r, end, ": ", 0, 1)) != NULL)
+		take_reply_or_words(l, r, end);
+	return true;
+}
+
+/* "dovecot_login authenticator failed for (helo) [ip]:port I=[ip]:587:
+ * 535 Incorrect authentication data (set_id=user)": the client's login
+ * refused, with the reply Exim sent it. */
+static void exim_auth_failed(struct smtpcode_logline *l, const char *af,
+                             const char *end)
+{
+	const char *c = af + sizeof " authenticator failed for " - 1, *r, *id;
+
+	l->format = SMTPCODE_LOG_EXIM;
+	l->status = LOG_WORD(LOG_STATUS_AUTH_FAILED);
+	l->stage = LOG_WORD(LOG_STAGE_AUTH);
+	l->relay = exim_host(c, end);
+	r = AFTER(c + l->relay.len, end, ": ", 0, 1);
+	if (!r)
+		return;
+	/* The login's name is the log's, not the reply's. */
+	id = FIND_LAST(r, end, " (set_id=", 2);
+	take_reply_or_words(l, r, id ? id : end);
+}
+
+bool log_exim_reject(struct smtpcode_logline *l, const char *s,
+                     const char *from, const char *end)
+{
+	const char *rj;
+
+	/* from is the line's first "reject": " rejected " starts before. */
+	for (rj = from > s ? from - 1 : from;
+	     (rj = FIND(rj, end, " rejected ", 3, 4)) != NULL; rj++)
+		if (exim_rejected(l, s, rj, end))
+			return true;
+	log_clear(l);
+	return false;
+}
+
+bool log_exim_auth(struct smtpcode_logline *l, const char *s,
+                   const char *from, const char *end)
+{
+	/* from is the line's first "authen". */
+	const char *af = FIND(from > s ? from - 1 : s, end,
+	                      " authenticator failed for ", 2, 15);
+
+	if (!af)
+		return false;
+	exim_auth_failed(l, af, end);
 	return true;
 }

@@ -103,39 +103,6 @@ static const char *find_alt(const char *p, const char *end,
 	return NULL;
 }
 
-/* The stage of the SMTP command (or Haraka's hook, named alike) at
- * [c, end), matched ignoring case; absent for one it does not know. */
-static struct smtpcode_text stage_of(const char *c, const char *end)
-{
-	static const struct {
-		const char *cmd, *stage;
-	} cmds[] = {
-		{"rcpt", LOG_STAGE_RCPT},         {"mail", LOG_STAGE_MAIL},
-		{"data", LOG_STAGE_DATA},         {"bdat", LOG_STAGE_DATA},
-		{"auth", LOG_STAGE_AUTH},         {"ehlo", LOG_STAGE_HELO},
-		{"helo", LOG_STAGE_HELO},         {"lhlo", LOG_STAGE_HELO},
-		{"starttls", LOG_STAGE_STARTTLS}, {"quit", LOG_STAGE_QUIT},
-		{"connect", LOG_STAGE_CONNECT},
-	};
-	const char *e = c;
-	size_t n;
-
-	while (e < end && (is_alpha(*e) || *e == '_'))
-		e++;
-	n = (size_t)(e - c);
-	for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
-		size_t k = 0;
-		if (strlen(cmds[i].cmd) != n)
-			continue;
-		while (k < n && (c[k] | 0x20) == cmds[i].cmd[k])
-			k++;
-		if (k == n)
-			return span(cmds[i].stage,
-			            cmds[i].stage + strlen(cmds[i].stage));
-	}
-	return span(NULL, NULL);
-}
-
 /* A static word of logvocab.h as a span. */
 static struct smtpcode_text word(const char *w)
 {
@@ -272,7 +239,7 @@ bool log_fields_read(const struct log_dialect_rec *d,
 		l->stage = word(d->stage);
 	else if (d->stage_after.len &&
 	         (v = find_word(s, end, &d->stage_after)) != NULL)
-		l->stage = stage_of(v + d->stage_after.len, end);
+		l->stage = log_stage_of(v + d->stage_after.len, end);
 	/* The address of a command before RCPT (Haraka's params= of a
 	 * refused MAIL FROM) is the sender's: no recipient. */
 	if (l->stage.len && !is_word_of(l->stage, LOG_STAGE_RCPT) &&

@@ -77,6 +77,7 @@
 
 #include "dialect.h"
 #include "logscan.h"
+#include "logvocab.h"
 
 static bool has_code(const struct smtpcode_query *q)
 {
@@ -274,6 +275,58 @@ NOINLINE void log_take_other_reply(struct smtpcode_logline *l,
 	}
 }
 
+/* Whether [p, end) starts with the lower-case word lit[0..n), ASCII case
+ * aside, and the word ends there (not followed by a letter or '-'). */
+static inline bool starts_word(const char *p, const char *end,
+                               const char *lit, size_t n)
+{
+	if ((size_t)(end - p) < n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if ((p[i] | (is_alpha(p[i]) ? 0x20 : 0)) != lit[i])
+			return false;
+	return p + n == end || !(is_alpha(p[n]) || p[n] == '-');
+}
+
+/* Called once per line that names a step, nearly every delivery line:
+ * the steps are told apart by their first letter, so that a line costs
+ * a comparison or two, not one per step. */
+struct smtpcode_text log_stage_of(const char *a, const char *b)
+{
+#define STEP(lit, word)                                         \
+	if (starts_word(a, b, (lit), sizeof(lit) - 1))          \
+		return LOG_WORD(word);
+	trim(&a, &b);
+	if (a == b)
+		return span(NULL, NULL);
+	switch (*a | 0x20) {
+	case 'r': STEP("rcpt", LOG_STAGE_RCPT); break;
+	case 'm': STEP("mail", LOG_STAGE_MAIL); break;
+	case 'e':
+		STEP("end of data", LOG_STAGE_END_OF_DATA);
+		STEP("end-of-message", LOG_STAGE_END_OF_DATA);
+		STEP("ehlo", LOG_STAGE_HELO);
+		break;
+	case 'd': STEP("data", LOG_STAGE_DATA); break;
+	case 'l': STEP("lhlo", LOG_STAGE_HELO); break; /* LMTP's */
+	case 'c': STEP("connect", LOG_STAGE_CONNECT); break;
+	case 'i': STEP("initial connection", LOG_STAGE_CONNECT); break;
+	case 'h':
+		STEP("helo", LOG_STAGE_HELO);
+		STEP("header", LOG_STAGE_HEADER);
+		break;
+	case 's': STEP("starttls", LOG_STAGE_STARTTLS); break;
+	case 'a': STEP("auth", LOG_STAGE_AUTH); break;
+	case 'q': STEP("quit", LOG_STAGE_QUIT); break;
+	case 'b':
+		STEP("body", LOG_STAGE_BODY);
+		STEP("bdat", LOG_STAGE_DATA); /* CHUNKING's DATA */
+		break;
+	}
+#undef STEP
+	return span(NULL, NULL);
+}
+
 /* A recipient as written, <> removed, and its domain. */
 void log_take_recipient(struct smtpcode_logline *l, const char *a,
                         const char *b)
@@ -321,8 +374,8 @@ static void take_dsn(struct smtpcode_logline *l)
  * cross the whole line to find so.  Two passes find where the searches
  * may start, from bytes each marker and code has at a fixed place, and
  * tell when a line holds none: the first for ": to=" and Exim's " ** "
- * and " == ", the second (for the lines that are neither) for "reject"
- * and codes.  Each tests the places y with y + 4 < end: any of these
+ * and " == ", the second (for the lines that are neither) for "reject",
+ * "authen" and codes.  Each tests the places y with y + 4 < end: any of these
  * starts at or after one, and none is that short.
  */
 
@@ -334,13 +387,15 @@ static inline bool may_mark(const char *y)
 	       (y[3] == y[4] && (y[4] == '*' || y[4] == '='));
 }
 
-/* Whether "reject" (its "je") or a code at y + 1 may start at y: a code
+/* Whether "reject" (its "je"), "authen" (its "hen": a login refused,
+ * whose line may hold no code) or a code at y + 1 may start at y: a code
  * (rules 1 and 2) by its two dots, after a byte that does not glue as
  * '.', '/' and the digits do. */
 static inline bool may_code(const char *y)
 {
 	unsigned char before = (unsigned char)(y[0] - '.');
 	return (y[2] == 'j' && y[3] == 'e') ||
+	       (y[2] == 'h' && y[3] == 'e' && y[4] == 'n') ||
 	       (y[2] == '.' && y[4] == '.' && before > '9' - '.');
 }
 
@@ -363,12 +418,15 @@ static inline __m128i may_mark16(const char *at)
 static inline __m128i may_code16(const char *at)
 {
 	const __m128i j = _mm_set1_epi8('j'), e = _mm_set1_epi8('e'),
-	              dot = _mm_set1_epi8('.');
-	__m128i y2 = scan_load(at + 2);
-	__m128i reject = _mm_and_si128(_mm_cmpeq_epi8(y2, j),
-	                               _mm_cmpeq_epi8(scan_load(at + 3), e));
+	              h = _mm_set1_epi8('h'), dot = _mm_set1_epi8('.');
+	__m128i y2 = scan_load(at + 2), y4 = scan_load(at + 4);
+	__m128i e3 = _mm_cmpeq_epi8(scan_load(at + 3), e);
+	/* "je" or "he": 'j' or 'h' at y + 2, 'e' at y + 3 ("hen" is told
+	 * from "he" by may_code16_exact()). */
+	__m128i reject = _mm_and_si128(
+	    _mm_or_si128(_mm_cmpeq_epi8(y2, j), _mm_cmpeq_epi8(y2, h)), e3);
 	__m128i dots = _mm_and_si128(_mm_cmpeq_epi8(y2, dot),
-	                             _mm_cmpeq_epi8(scan_load(at + 4), dot));
+	                             _mm_cmpeq_epi8(y4, dot));
 	return _mm_or_si128(reject, dots);
 }
 
@@ -380,10 +438,14 @@ static inline unsigned may_code16_exact(const char *at)
 	const __m128i dot = _mm_set1_epi8('.'), span = _mm_set1_epi8('9' - '.');
 	__m128i before = _mm_sub_epi8(scan_load(at), dot);
 	__m128i glued = _mm_cmpeq_epi8(_mm_min_epu8(before, span), before);
-	__m128i dots = _mm_and_si128(_mm_cmpeq_epi8(scan_load(at + 2), dot),
-	                             _mm_cmpeq_epi8(scan_load(at + 4), dot));
-	return (unsigned)_mm_movemask_epi8(
-	    _mm_andnot_si128(_mm_and_si128(glued, dots), may_code16(at)));
+	__m128i y2 = scan_load(at + 2), y4 = scan_load(at + 4);
+	__m128i dots = _mm_and_si128(_mm_cmpeq_epi8(y2, dot),
+	                             _mm_cmpeq_epi8(y4, dot));
+	/* A "he" not followed by 'n' ("the", "helo") is no "authen". */
+	__m128i he_not_n = _mm_andnot_si128(_mm_cmpeq_epi8(y4, _mm_set1_epi8('n')),
+	                                    _mm_cmpeq_epi8(y2, _mm_set1_epi8('h')));
+	return (unsigned)_mm_movemask_epi8(_mm_andnot_si128(
+	    _mm_or_si128(_mm_and_si128(glued, dots), he_not_n), may_code16(at)));
 }
 
 static inline unsigned may_mark16_exact(const char *at)
@@ -402,14 +464,15 @@ static inline unsigned may_mark16_rough(const char *at)
 	                 _mm_cmpeq_epi8(y4, _mm_set1_epi8('*'))));
 }
 
-/* Bit i set when may_code() may hold at at + i: its places have 'j' or
- * '.' at y + 2. */
+/* Bit i set when may_code() may hold at at + i: its places have 'j',
+ * 'h' or '.' at y + 2. */
 static inline unsigned may_code16_rough(const char *at)
 {
 	__m128i y2 = scan_load(at + 2);
-	return (unsigned)_mm_movemask_epi8(
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(
 	    _mm_or_si128(_mm_cmpeq_epi8(y2, _mm_set1_epi8('j')),
-	                 _mm_cmpeq_epi8(y2, _mm_set1_epi8('.'))));
+	                 _mm_cmpeq_epi8(y2, _mm_set1_epi8('h'))),
+	    _mm_cmpeq_epi8(y2, _mm_set1_epi8('.'))));
 }
 #endif
 
@@ -499,7 +562,11 @@ static const struct log_dialect at_mark[] = {
 	{"exim", LOG_AT_MARK, log_exim_read},
 };
 static const struct log_dialect at_code[] = {
-	{"postfix", LOG_AT_CODE, log_postfix_reject},
+	{"postfix", LOG_AT_REJECT, log_postfix_reject},
+	{"sendmail", LOG_AT_REJECT, log_sendmail_reject},
+	{"exim", LOG_AT_REJECT, log_exim_reject},
+	{"exim", LOG_AT_AUTH, log_exim_auth},
+	{"postfix", LOG_AT_AUTH, log_postfix_auth},
 };
 
 #define COUNT(a) (sizeof(a) / sizeof(a)[0])
@@ -507,7 +574,7 @@ static const struct log_dialect at_code[] = {
 bool log_parse(const char *s, size_t len, struct smtpcode_logline *l,
                const struct log_dialect_rec **rec)
 {
-	const char *end, *from;
+	const char *end, *from, *reject, *authen;
 	size_t i;
 
 	log_clear(l);
@@ -530,9 +597,17 @@ bool log_parse(const char *s, size_t len, struct smtpcode_logline *l,
 		log_fields_line(l, s, end, false, rec);
 		goto read;
 	}
-	for (i = 0; i < COUNT(at_code); i++)
-		if (at_code[i].read(l, s, from, end))
+	/* The prefilter looks for "reject"'s "je" and "authen"'s "hen" at
+	 * its place + 2: "reject" starts at or after from, "authen" at or
+	 * after the byte before. */
+	reject = FIND(from, end, "reject", 2, 3);
+	authen = FIND(from > s ? from - 1 : from, end, "authen", 3, 5);
+	for (i = 0; i < COUNT(at_code); i++) {
+		const char *at =
+		    at_code[i].stage == LOG_AT_REJECT ? reject : authen;
+		if (at && at_code[i].read(l, s, at, end))
 			goto read;
+	}
 	/* Then the dialects that are data (data/logs/, engine fields); a
 	 * line none takes is free text. */
 	if (log_fields_line(l, s, end, true, rec))

@@ -11,6 +11,8 @@
 
 #include <string.h>
 
+#include "dialect.h"
+#include "logvocab.h"
 #include "scan.h"
 #include "smtpcode.h"
 
@@ -254,6 +256,56 @@ static inline void take_reply(struct smtpcode_logline *l, const char *a,
 		l->reply = span(a, b);
 	else
 		log_take_other_reply(l, a, b);
+}
+
+/*
+ * take_reply(), and, when [a, b) holds no code, its words as the reply
+ * (the code left absent): the dialects' own wordings ("unknown user",
+ * "Unrouteable address", "Connection timed out") are what a caller
+ * classifies such a line by (smtpcode.h, struct smtpcode_logline).  A
+ * text in quotes loses them: they are the log's, not the reply's.
+ */
+static inline void take_reply_or_words(struct smtpcode_logline *l,
+                                       const char *a, const char *b)
+{
+	trim(&a, &b);
+	if (b - a >= 2 && (*a == '"' || *a == '\'') && b[-1] == *a) {
+		a++;
+		b--;
+	}
+	take_reply(l, a, b);
+	if (!l->reply.len)
+		l->reply = span(a, b);
+}
+
+/*
+ * The fixed stage word of the step [p, e) a delivery line names: nearly
+ * always one of the few compared here by length and bytes, a load or two
+ * each, as this runs for most delivery lines (Postfix's "(in reply to
+ * RCPT TO command)", Exim's "after end of data:"); any other is left to
+ * log_stage_of().
+ */
+static inline struct smtpcode_text stage_word(const char *p, const char *e)
+{
+	switch (e - p) {
+	case 4:
+		if (same(p, "DATA", 4))
+			return LOG_WORD(LOG_STAGE_DATA);
+		break;
+	case 7:
+		if (same(p, "RCPT TO", 7))
+			return LOG_WORD(LOG_STAGE_RCPT);
+		break;
+	case 9:
+		if (same(p, "MAIL FROM", 9))
+			return LOG_WORD(LOG_STAGE_MAIL);
+		break;
+	case 11:
+		if (same(p, "end of DATA", 11) || same(p, "end of data", 11))
+			return LOG_WORD(LOG_STAGE_END_OF_DATA);
+		break;
+	}
+	return log_stage_of(p, e);
 }
 
 /* The recipient [a, b), <> removed; its domain after at, its last '@'

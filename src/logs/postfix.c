@@ -14,6 +14,7 @@
  */
 #include "dialect.h"
 #include "logscan.h"
+#include "logvocab.h"
 
 /* The names are used below through dialect.h's macros; the first-byte
  * switch of field_at(), the prefilter's ": to=" (logline.c) and the
@@ -55,7 +56,7 @@ static void postfix_stage(struct smtpcode_logline *l, const char *inr,
 		for (e = p; e + 8 <= usual; e++)
 			if (*e == ' ' && same(e, " command", 8))
 				break;
-		l->stage = span(p, e + 8 <= usual ? e : usual);
+		l->stage = stage_word(p, e + 8 <= usual ? e : usual);
 		return;
 	}
 	e = FIND(from, end, " command", 1, 7);
@@ -63,7 +64,7 @@ static void postfix_stage(struct smtpcode_logline *l, const char *inr,
 		e = FIND(p, end, " command", 1, 7);
 	if (!e)
 		e = scan_byte(p, end, ')');
-	l->stage = span(p, e ? e : end);
+	l->stage = stage_word(p, e ? e : end);
 }
 
 /*
@@ -98,7 +99,7 @@ static void postfix_detail(struct smtpcode_logline *l, const char *d,
 	const char *r = reply_after(d, de), *inr;
 
 	if (!r) {
-		take_reply(l, d, de);
+		take_reply_or_words(l, d, de);
 		return;
 	}
 	inr = FIND_LAST(r, de, " (in reply to ", 1);
@@ -106,7 +107,31 @@ static void postfix_detail(struct smtpcode_logline *l, const char *d,
 		postfix_stage(l, inr, de);
 		de = inr;
 	}
-	take_reply(l, r, de);
+	take_reply_or_words(l, r, de);
+}
+
+/* The fixed status (logvocab.h) of status=[v, w): Postfix writes four
+ * words, which are the vocabulary's own; any other (an address probe's
+ * "deliverable") says nothing of a delivery and is left absent. */
+static struct smtpcode_text postfix_status_word(const char *v, const char *w)
+{
+	switch (w - v) {
+	case 4:
+		if (same(v, LOG_STATUS_SENT, 4))
+			return LOG_WORD(LOG_STATUS_SENT);
+		break;
+	case 7:
+		if (same(v, LOG_STATUS_BOUNCED, 7))
+			return LOG_WORD(LOG_STATUS_BOUNCED);
+		if (same(v, LOG_STATUS_EXPIRED, 7))
+			return LOG_WORD(LOG_STATUS_EXPIRED);
+		break;
+	case 8:
+		if (same(v, LOG_STATUS_DEFERRED, 8))
+			return LOG_WORD(LOG_STATUS_DEFERRED);
+		break;
+	}
+	return span(NULL, NULL);
 }
 
 /* status=deferred (...), status=sent (...), status=expired, returned ... */
@@ -124,7 +149,7 @@ static void postfix_status(struct smtpcode_logline *l, const char *v,
 		if (w == end || *w == ' ' || *w == ',' || *w == '(')
 			break;
 	}
-	l->status = span(v, w);
+	l->status = postfix_status_word(v, w);
 	if (STARTS(w, end, " (")) {
 		/* The detail runs to the line's last ')': it holds parentheses
 		 * of its own ("(in reply to ...)"). */
@@ -438,12 +463,14 @@ bool log_postfix_reject(struct smtpcode_logline *l, const char *s,
 	if (!w)
 		return false;
 	l->format = SMTPCODE_LOG_SMTPD;
-	l->status = span(w, we);
+	/* reject and milter-reject refused; reject_warning would have. */
+	l->status = we - w > 6 && we[-1] == 'g' ? LOG_WORD(LOG_STATUS_WARNED)
+	                                        : LOG_WORD(LOG_STATUS_REJECTED);
 	msg = we + 2;
 	sp = scan_byte(msg, end, ' ');
 	if (!sp)
 		sp = end;
-	l->stage = span(msg, sp);
+	l->stage = log_stage_of(msg, sp);
 	meta = reject_meta(sp, end);
 	if (is_command_word(msg, sp) && STARTS(sp, end, " from ")) {
 		/* smtpd, postscreen, milters: "RCPT from client: REPLY; meta". */
@@ -451,7 +478,7 @@ bool log_postfix_reject(struct smtpcode_logline *l, const char *s,
 		const char *ce = FIND(client, meta ? meta : end, ": ", 0, 1);
 		if (ce) {
 			l->relay = span(client, ce);
-			take_reply(l, ce + 2, meta ? meta : end);
+			take_reply_or_words(l, ce + 2, meta ? meta : end);
 		}
 	} else if (meta) {
 		/* cleanup: "header X: y from client; meta: REPLY". */
@@ -460,13 +487,55 @@ bool log_postfix_reject(struct smtpcode_logline *l, const char *s,
 		if (from)
 			l->relay = span(from + sizeof " from " - 1, meta);
 		if (r)
-			take_reply(l, r, end);
+			take_reply_or_words(l, r, end);
 	} else {
-		take_reply(l, sp, end);
+		take_reply_or_words(l, sp, end);
 	}
 	if (meta && (t = AFTER(meta, end, "to=<", 2, 3)) != NULL) {
 		const char *gt = scan_byte(t, end, '>');
 		log_take_recipient(l, t, gt ? gt : end);
 	}
+	return true;
+}
+
+/* ---- Postfix's failed logins: "warning: unknown[192.0.2.7]: SASL LOGIN
+ * authentication failed: UGFzc3dvcmQ6" ---- */
+
+/* The reply smtpd sends for a failed login, which its line leaves out:
+ * the record of data/logs/ says it (auth-failed-reply), read once per
+ * such line; absent (len 0) when the record gives none. */
+static struct smtpcode_text auth_failed_reply(void)
+{
+	for (size_t i = 0; i < table_ndialects; i++)
+		if (table_dialects[i].engine == LOG_ENGINE_POSTFIX &&
+		    table_dialects[i].auth_failed_reply.len)
+			return span(table_dialects[i].auth_failed_reply.s,
+			            table_dialects[i].auth_failed_reply.s +
+			                table_dialects[i].auth_failed_reply.len);
+	return span(NULL, NULL);
+}
+
+bool log_postfix_auth(struct smtpcode_logline *l, const char *s,
+                      const char *from, const char *end)
+{
+	/* from is the line's first "authen". */
+	const char *a = FIND(from > s ? from - 1 : s, end,
+	                     " authentication failed", 2, 4);
+	const char *sasl, *w;
+	struct smtpcode_text r;
+
+	if (!a || (sasl = FIND_LAST(s, a, ": SASL ", 2)) == NULL ||
+	    scan_byte(sasl + sizeof ": SASL " - 1, a, ' ') ||
+	    (w = FIND_LAST(s, sasl, "warning: ", 0)) == NULL)
+		return false;
+	l->format = SMTPCODE_LOG_SMTPD;
+	l->status = LOG_WORD(LOG_STATUS_AUTH_FAILED);
+	l->stage = LOG_WORD(LOG_STAGE_AUTH);
+	l->relay = span(w + sizeof "warning: " - 1, sasl);
+	r = auth_failed_reply();
+	if (r.len && smtpcode_parse(r.s, r.len, &l->code) == SMTPCODE_OK)
+		l->reply = r;
+	else
+		l->code = (struct smtpcode_query){0};
 	return true;
 }

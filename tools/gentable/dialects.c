@@ -102,17 +102,18 @@ static const struct engine {
 	const char *name;
 	enum log_engine id;
 	const char *reads[NFIELD_KEYS];
+	bool auth_failed_reply; /* whether it reads 'auth-failed-reply' */
 } engines[] = {
 	{"postfix", LOG_ENGINE_POSTFIX,
 	 {LOG_POSTFIX_RECIPIENT, LOG_POSTFIX_HOST, LOG_POSTFIX_STATUS,
-	  LOG_POSTFIX_DSN, LOG_POSTFIX_REPLY}},
+	  LOG_POSTFIX_DSN, LOG_POSTFIX_REPLY}, true},
 	{"exim", LOG_ENGINE_EXIM,
 	 {LOG_EXIM_RECIPIENT, LOG_EXIM_HOST, LOG_EXIM_STATUS, LOG_EXIM_DSN,
-	  LOG_EXIM_REPLY}},
+	  LOG_EXIM_REPLY}, false},
 	{"sendmail", LOG_ENGINE_SENDMAIL,
 	 {LOG_SENDMAIL_RECIPIENT, LOG_SENDMAIL_HOST, LOG_SENDMAIL_STATUS,
-	  LOG_SENDMAIL_DSN, LOG_SENDMAIL_REPLY}},
-	{"fields", LOG_ENGINE_FIELDS, {NULL}},
+	  LOG_SENDMAIL_DSN, LOG_SENDMAIL_REPLY}, false},
+	{"fields", LOG_ENGINE_FIELDS, {NULL}, false},
 };
 #define NENGINES (sizeof engines / sizeof engines[0])
 
@@ -272,6 +273,33 @@ static void check_fields_only(const struct record *r)
 	}
 }
 
+/*
+ * 'auth-failed-reply': the reply an MTA sends a client whose login failed,
+ * which its log line of the failure does not write (Postfix: "535 5.7.8
+ * Error: authentication failed: ..." for "SASL LOGIN authentication
+ * failed").  Only an engine that reads such lines takes it; it must be a
+ * reply with a code of the authentication's failure (class 4 or 5).
+ */
+static void check_auth_failed_reply(const struct record *r,
+                                    const struct engine *e)
+{
+	const struct field *g = get(r, "auth-failed-reply");
+	struct smtpcode_query q;
+	char buf[MAX_WORD + 8];
+	const char *v;
+
+	if (!g || !(v = unquote(g, buf, sizeof buf)))
+		return;
+	if (!e->auth_failed_reply)
+		fail(g->file, g->line, "engine %s reads no 'auth-failed-reply' "
+		     "(no line of it logs a failed login without its reply)",
+		     e->name);
+	else if (smtpcode_parse(v, strlen(v), &q) != SMTPCODE_OK ||
+	         !q.basic || (q.basic / 100 != 4 && q.basic / 100 != 5))
+		fail(g->file, g->line, "auth-failed-reply: '%s' is not a reply "
+		     "with a 4xx or 5xx code (\"535 5.7.8 text\")", v);
+}
+
 void check_dialect(const struct record *r)
 {
 	const struct field *f = get(r, "engine"), *sep;
@@ -306,6 +334,7 @@ void check_dialect(const struct record *r)
 	if (sep && (!unquote(sep, buf, sizeof buf) || strlen(buf) != 1))
 		fail(sep->file, sep->line, "separator: '%s' is not one character "
 		     "(',', or \" \" for a space)", sep->value);
+	check_auth_failed_reply(r, e);
 	if (e->id != LOG_ENGINE_FIELDS) {
 		/* A built-in engine: the record says what the code reads. */
 		for (size_t k = 0; k < NFIELDS_ONLY; k++)
@@ -521,11 +550,13 @@ void write_dialects(FILE *out)
 		fputs(",\n\t ", out);
 		write_words(out, r, "reply-after", LOG_ALTS);
 		write_fields_only(out, r);
+		fputs(", ", out);
+		write_word(out, get(r, "auth-failed-reply"));
 		fputs("},\n", out);
 	}
 	fprintf(out, "\t{NULL, 0, 0, {{NULL, 0}}, {{NULL, 0}}, {NULL, 0}, "
 	        "{NULL, 0}, {NULL, 0}, {{NULL, 0}}, NULL, 0, {{NULL, 0}}, "
-	        "{NULL}, NULL, {NULL, 0}, {{NULL, 0}}, false}\n};\n"
+	        "{NULL}, NULL, {NULL, 0}, {{NULL, 0}}, false, {NULL, 0}}\n};\n"
 	        "const size_t table_ndialects = %zu;\n", nkept);
 	write_program_masks(out);
 	for (size_t i = 0; i < nkept; i++)
