@@ -1,0 +1,89 @@
+/*
+ * Event streams: which reader a line goes to (smtpcode_stream_parse()),
+ * and the one way both readers turn an event's fields into a record
+ * (stream_fill()), so that a SES bounce and a PowerMTA accounting line
+ * give records a script reads alike.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "logscan.h"
+#include "logvocab.h"
+#include "smtpcode.h"
+#include "streams.h"
+
+int smtpcode_stream_parse(const char *s, size_t len,
+                          const struct smtpcode_csv_layout *layout,
+                          smtpcode_stream_fn *fn, void *ctx)
+{
+	const char *p = s, *end = s + len;
+
+	if (!s || !fn)
+		return -1;
+	while (p < end && is_space(*p))
+		p++;
+	if (p < end && (*p == '{' || *p == '['))
+		return log_json_read(p, (size_t)(end - p), fn, ctx);
+	if (layout && layout->kind)
+		return log_csv_read(s, len, layout, fn, ctx);
+	return -1;
+}
+
+/* The first word of [a, b): a dsn field's code, its words after it left
+ * out ("5.1.1 (bad destination mailbox address)"). */
+static struct smtpcode_text first_word(struct smtpcode_text t)
+{
+	const char *a = t.s, *b = t.s + t.len, *w;
+
+	if (!t.len)
+		return t;
+	trim(&a, &b);
+	for (w = a; w < b && !is_space(*w); w++)
+		;
+	return span(a, w);
+}
+
+void stream_fill(struct smtpcode_logline *l, const struct stream_fields *f,
+                 char *scratch)
+{
+	const char *a = f->reply.s, *b = f->reply.s + f->reply.len;
+
+	log_clear(l);
+	l->format = SMTPCODE_LOG_FIELDS;
+	if (f->recipient.len)
+		log_take_recipient(l, f->recipient.s,
+		                   f->recipient.s + f->recipient.len);
+	if (f->host.len) {
+		const char *h = f->host.s, *e = f->host.s + f->host.len;
+		trim(&h, &e);
+		l->relay = span(h, e);
+	}
+	if (f->status)
+		l->status = (struct smtpcode_text){f->status, strlen(f->status)};
+	if (f->reply.len) {
+		/* A DSN's diagnostic names its type first ("smtp; 550 ..."):
+		 * the reply is what follows. */
+		trim(&a, &b);
+		if (b - a >= 5 && stream_is(a, 5, "smtp;")) {
+			a += 5;
+			trim(&a, &b);
+		}
+		/* A basic code given apart (Mailgun's "code": 550) goes before
+		 * words that lack it, as the server said it. */
+		if (f->basic >= 200 && f->basic <= 599 && a < b && !is_digit(*a)) {
+			int n = snprintf(scratch, STREAM_SCRATCH, "%u %.*s", f->basic,
+			                 (int)(b - a < STREAM_SCRATCH ? b - a
+			                                              : STREAM_SCRATCH),
+			                 a);
+			if (n > 0) {
+				a = scratch;
+				b = scratch + (n < STREAM_SCRATCH ? n : STREAM_SCRATCH - 1);
+			}
+		}
+		take_reply(l, a, b);
+	}
+	l->dsn = first_word(f->dsn);
+	if (l->dsn.len &&
+	    smtpcode_parse(l->dsn.s, l->dsn.len, &l->dsn_code) != SMTPCODE_OK)
+		l->dsn_code = (struct smtpcode_query){0};
+}
