@@ -26,98 +26,106 @@
 #include "smtpcode.h"
 #include "streams.h"
 
-struct service {
-	const char *name;   /* the dialect's */
-	const char *root;   /* the event inside a wrapper, when there is one
-	                       (Mailgun's webhook: "event-data"), or NULL */
-	const char *shape[2]; /* keys every event has (NULL: none more) */
-};
+/*
+ * The table, as text (streams.h: stream_row()).
+ *
+ * SERVICE(name, root, shape, shape2): a service; root, the event inside
+ * a wrapper when there is one (Mailgun's webhook: "event-data"); shape
+ * and shape2, keys every event has.  In order: SendGrid's and Mailgun's
+ * events both have "event", told apart by sg_ ids and "recipient".
+ */
+#define SERVICE(name, root, shape, shape2) \
+	name "\t" root "\t" shape "\t" shape2 "\n"
+static const char services[] =
+	SERVICE("ses", "", "notificationType|eventType", "mail")
+	SERVICE("sendgrid", "", "event", "sg_event_id|sg_message_id")
+	SERVICE("mailgun", "event-data", "event", "recipient")
+	SERVICE("postmark", "", "RecordType|TypeCode", "MessageID")
+	SERVICE("sparkpost", "msys.message_event", "type", "rcpt_to")
+	SERVICE("journald", "", "MESSAGE", "__REALTIME_TIMESTAMP|SYSLOG_IDENTIFIER");
 
-/* In order: SendGrid's and Mailgun's events both have "event", told
- * apart by sg_ ids and "recipient". */
-static const struct service services[] = {
-	{"ses", NULL, {"notificationType|eventType", "mail"}},
-	{"sendgrid", NULL, {"event", "sg_event_id|sg_message_id"}},
-	{"mailgun", "event-data", {"event", "recipient"}},
-	{"postmark", NULL, {"RecordType|TypeCode", "MessageID"}},
-	{"sparkpost", "msys.message_event", {"type", "rcpt_to"}},
-	{"journald", NULL, {"MESSAGE", "__REALTIME_TIMESTAMP|SYSLOG_IDENTIFIER"}},
-};
+/*
+ * RULE(service, kind, sub, status, list, recipient, reply, dsn, host,
+ * basic): how a kind of event of a service becomes records.  kind and sub
+ * are "path=value" (the value compared without regard to case); sub "":
+ * any.  The first rule of the service whose kind and sub hold is used.
+ * status is a word of logvocab.h; list, the array of recipients ("": one
+ * record); then the paths of the record's fields (streams.h).
+ */
+#define RULE(...) RULE_(__VA_ARGS__) /* its shared parts expanded first */
+#define RULE_(service, kind, sub, status, list, recipient, reply, dsn, host, \
+              basic) \
+	service "\t" kind "\t" sub "\t" status "\t" list "\t" recipient "\t" \
+	reply "\t" dsn "\t" host "\t" basic "\n"
+enum { R_SERVICE, R_KIND, R_SUB, R_STATUS, R_LIST, R_RECIPIENT, R_REPLY,
+       R_DSN, R_HOST, R_BASIC, R_FIELDS };
 
-/* How a kind of event of a service becomes records.  kind and sub are
- * "path=value" (the value compared without regard to case); sub NULL:
- * any.  The first rule of the service whose kind and sub hold is used. */
-struct rule {
-	const char *service;
-	const char *kind, *sub;
-	const char *status; /* LOG_STATUS_ */
-	const char *list;   /* the array of recipients, or NULL: one record */
-	const char *recipient, *reply, *dsn, *host, *basic;
-};
-
-#define SES_BOUNCE "bounce.bouncedRecipients", "@emailAddress", \
-	"@diagnosticCode", "@status", "bounce.remoteMtaIp", NULL
 #define SES_KIND "notificationType|eventType"
-#define SENDGRID "email", "reason|response", "status", NULL, NULL
-#define MAILGUN "recipient", "delivery-status.message|delivery-status.description", \
+#define SES_BOUNCE "bounce.bouncedRecipients", "@emailAddress", \
+	"@diagnosticCode", "@status", "bounce.remoteMtaIp", ""
+#define SENDGRID "", "email", "reason|response", "status", "", ""
+#define MAILGUN "", "recipient", \
+	"delivery-status.message|delivery-status.description", \
 	"delivery-status.enhanced-code", "delivery-status.mx-host", \
 	"delivery-status.code"
-#define POSTMARK "Email|Recipient", "Details", NULL, NULL, NULL
-#define SPARKPOST "rcpt_to", "raw_reason|reason", NULL, NULL, "error_code"
+#define POSTMARK "", "Email|Recipient", "Details", "", "", ""
+#define SPARKPOST "", "rcpt_to", "raw_reason|reason", "", "", "error_code"
 
-static const struct rule rules[] = {
-	{"ses", SES_KIND "=Bounce", "bounce.bounceType=Transient",
-	 LOG_STATUS_DEFERRED, SES_BOUNCE},
-	{"ses", SES_KIND "=Bounce", NULL, LOG_STATUS_BOUNCED, SES_BOUNCE},
-	{"ses", SES_KIND "=Complaint", NULL, LOG_STATUS_COMPLAINED,
-	 "complaint.complainedRecipients", "@emailAddress", NULL, NULL, NULL, NULL},
-	{"ses", SES_KIND "=Delivery", NULL, LOG_STATUS_SENT, "delivery.recipients",
-	 "@", "delivery.smtpResponse", NULL, "delivery.reportingMTA", NULL},
-	{"sendgrid", "event=bounce", NULL, LOG_STATUS_BOUNCED, NULL, SENDGRID},
-	{"sendgrid", "event=dropped", NULL, LOG_STATUS_BOUNCED, NULL, SENDGRID},
-	{"sendgrid", "event=deferred", NULL, LOG_STATUS_DEFERRED, NULL, SENDGRID},
-	{"sendgrid", "event=delivered", NULL, LOG_STATUS_SENT, NULL, SENDGRID},
-	{"sendgrid", "event=spamreport", NULL, LOG_STATUS_COMPLAINED, NULL, SENDGRID},
-	{"mailgun", "event=failed", "severity=temporary", LOG_STATUS_DEFERRED,
-	 NULL, MAILGUN},
-	{"mailgun", "event=failed", NULL, LOG_STATUS_BOUNCED, NULL, MAILGUN},
-	{"mailgun", "event=delivered", NULL, LOG_STATUS_SENT, NULL, MAILGUN},
-	{"mailgun", "event=complained", NULL, LOG_STATUS_COMPLAINED, NULL, MAILGUN},
-	{"postmark", "RecordType=SpamComplaint", NULL, LOG_STATUS_COMPLAINED,
-	 NULL, POSTMARK},
-	{"postmark", "RecordType=Delivery", NULL, LOG_STATUS_SENT, NULL, POSTMARK},
-	{"postmark", "Type=SpamComplaint", NULL, LOG_STATUS_COMPLAINED, NULL,
-	 POSTMARK},
-	{"postmark", "Type=SoftBounce", NULL, LOG_STATUS_DEFERRED, NULL, POSTMARK},
-	{"postmark", "Type=Transient", NULL, LOG_STATUS_DEFERRED, NULL, POSTMARK},
-	{"postmark", "RecordType=Bounce", NULL, LOG_STATUS_BOUNCED, NULL, POSTMARK},
-	{"sparkpost", "type=bounce", NULL, LOG_STATUS_BOUNCED, NULL, SPARKPOST},
-	{"sparkpost", "type=out_of_band", NULL, LOG_STATUS_BOUNCED, NULL, SPARKPOST},
-	{"sparkpost", "type=policy_rejection", NULL, LOG_STATUS_BOUNCED, NULL,
-	 SPARKPOST},
-	{"sparkpost", "type=delay", NULL, LOG_STATUS_DEFERRED, NULL, SPARKPOST},
-	{"sparkpost", "type=delivery", NULL, LOG_STATUS_SENT, NULL, SPARKPOST},
-	{"sparkpost", "type=spam_complaint", NULL, LOG_STATUS_COMPLAINED, NULL,
-	 SPARKPOST},
-};
+static const char rules[] =
+	RULE("ses", SES_KIND "=Bounce", "bounce.bounceType=Transient",
+	     LOG_STATUS_DEFERRED, SES_BOUNCE)
+	RULE("ses", SES_KIND "=Bounce", "", LOG_STATUS_BOUNCED, SES_BOUNCE)
+	RULE("ses", SES_KIND "=Complaint", "", LOG_STATUS_COMPLAINED,
+	     "complaint.complainedRecipients", "@emailAddress",
+	     "complaint.complaintFeedbackType", "", "", "")
+	RULE("ses", SES_KIND "=Delivery", "", LOG_STATUS_SENT,
+	     "delivery.recipients", "@", "delivery.smtpResponse", "",
+	     "delivery.reportingMTA", "")
+	RULE("sendgrid", "event=bounce", "", LOG_STATUS_BOUNCED, SENDGRID)
+	RULE("sendgrid", "event=dropped", "", LOG_STATUS_BOUNCED, SENDGRID)
+	RULE("sendgrid", "event=deferred", "", LOG_STATUS_DEFERRED, SENDGRID)
+	RULE("sendgrid", "event=delivered", "", LOG_STATUS_SENT, SENDGRID)
+	RULE("sendgrid", "event=spamreport", "", LOG_STATUS_COMPLAINED, SENDGRID)
+	RULE("mailgun", "event=failed", "severity=temporary", LOG_STATUS_DEFERRED,
+	     MAILGUN)
+	RULE("mailgun", "event=failed", "", LOG_STATUS_BOUNCED, MAILGUN)
+	RULE("mailgun", "event=delivered", "", LOG_STATUS_SENT, MAILGUN)
+	RULE("mailgun", "event=complained", "", LOG_STATUS_COMPLAINED, MAILGUN)
+	RULE("postmark", "RecordType=SpamComplaint", "", LOG_STATUS_COMPLAINED,
+	     POSTMARK)
+	RULE("postmark", "RecordType=Delivery", "", LOG_STATUS_SENT, POSTMARK)
+	RULE("postmark", "Type=SpamComplaint", "", LOG_STATUS_COMPLAINED,
+	     POSTMARK)
+	RULE("postmark", "Type=SoftBounce", "", LOG_STATUS_DEFERRED, POSTMARK)
+	RULE("postmark", "Type=Transient", "", LOG_STATUS_DEFERRED, POSTMARK)
+	RULE("postmark", "RecordType=Bounce", "", LOG_STATUS_BOUNCED, POSTMARK)
+	RULE("sparkpost", "type=bounce", "", LOG_STATUS_BOUNCED, SPARKPOST)
+	RULE("sparkpost", "type=out_of_band", "", LOG_STATUS_BOUNCED, SPARKPOST)
+	RULE("sparkpost", "type=policy_rejection", "", LOG_STATUS_BOUNCED,
+	     SPARKPOST)
+	RULE("sparkpost", "type=delay", "", LOG_STATUS_DEFERRED, SPARKPOST)
+	RULE("sparkpost", "type=delivery", "", LOG_STATUS_SENT, SPARKPOST)
+	RULE("sparkpost", "type=spam_complaint", "", LOG_STATUS_COMPLAINED,
+	     SPARKPOST);
 
 #define COUNT(a) (sizeof(a) / sizeof(a)[0])
 
 /* The value at path in v ('@' paths in item), or NULL. */
-static json_t *at(json_t *v, json_t *item, const char *path)
+static json_t *at(json_t *v, json_t *item, struct smtpcode_text path)
 {
-	const char *alt = path;
+	const char *alt = path.s, *pend = path.s + path.len;
 
-	if (!path)
+	if (!path.len)
 		return NULL;
-	if (*path == '@') {
-		if (!path[1])
+	if (*alt == '@') {
+		if (path.len == 1)
 			return item;
 		v = item;
-		alt = ++path;
+		alt++;
 	}
 	for (;;) { /* each alternative, "x|y" */
-		const char *end = alt + strcspn(alt, "|"), *k = alt;
+		const char *bar = memchr(alt, '|', (size_t)(pend - alt));
+		const char *end = bar ? bar : pend, *k = alt;
 		json_t *o = v;
 		while (o && k < end) {
 			const char *dot = memchr(k, '.', (size_t)(end - k));
@@ -128,10 +136,16 @@ static json_t *at(json_t *v, json_t *item, const char *path)
 		}
 		if (o && !json_is_null(o))
 			return o;
-		if (!*end)
+		if (!bar)
 			return NULL;
-		alt = end + 1;
+		alt = bar + 1;
 	}
+}
+
+/* A path written in C. */
+static struct smtpcode_text path_of(const char *p)
+{
+	return (struct smtpcode_text){p, strlen(p)};
 }
 
 static struct smtpcode_text text_of(json_t *v)
@@ -158,63 +172,68 @@ static unsigned basic_of(json_t *v)
 	return n >= 200 && n <= 599 ? (unsigned)n : 0;
 }
 
-/* Whether "path=value" holds in v. */
-static bool holds(json_t *v, const char *test)
+/* Whether test, "path=value", holds in v; "" holds always. */
+static bool holds(json_t *v, struct smtpcode_text test)
 {
-	const char *eq = strrchr(test, '=');
-	char path[64];
-	struct smtpcode_text t;
-	size_t n = (size_t)(eq - test);
+	const char *eq = test.len ? memchr(test.s, '=', test.len) : NULL;
+	struct smtpcode_text t, want;
 
-	if (n >= sizeof path)
+	if (!test.len)
+		return true;
+	if (!eq)
 		return false;
-	memcpy(path, test, n);
-	path[n] = '\0';
-	t = text_of(at(v, NULL, path));
-	if (!t.len || t.len != strlen(eq + 1))
+	t = text_of(at(v, NULL, span(test.s, eq)));
+	want = span(eq + 1, test.s + test.len);
+	if (!t.len || t.len != want.len)
 		return false;
 	for (size_t i = 0; i < t.len; i++)
 		if (scan_fold((unsigned char)t.s[i]) !=
-		    scan_fold((unsigned char)eq[1 + i]))
+		    scan_fold((unsigned char)want.s[i]))
 			return false;
 	return true;
 }
 
-static const struct service *service_of(json_t **v)
+/* The service whose shape *v has, its name in *name; *v moved to the
+ * event inside its wrapper.  false for none. */
+static bool service_of(json_t **v, struct smtpcode_text *name)
 {
-	for (size_t i = 0; i < COUNT(services); i++) {
-		const struct service *s = &services[i];
-		json_t *e = s->root ? at(*v, NULL, s->root) : NULL;
+	const char *p = services;
+	struct smtpcode_text f[4];
+
+	while (stream_row(&p, f, 4)) {
+		json_t *e = at(*v, NULL, f[1]);
 		json_t *o = e ? e : *v;
-		if (at(o, NULL, s->shape[0]) && (!s->shape[1] || at(o, NULL, s->shape[1]))) {
+		if (at(o, NULL, f[2]) && (!f[3].len || at(o, NULL, f[3]))) {
 			*v = o;
-			return s;
+			*name = f[0];
+			return true;
 		}
 	}
-	return NULL;
+	return false;
 }
 
-/* One record of rule r from event v (item: its list's, or NULL). */
-static void give(const struct rule *r, json_t *v, json_t *item,
-                 smtpcode_stream_fn *fn, void *ctx)
+/* One record of the rule r (its fields) from event v (item: its list's,
+ * or NULL), to fn with the dialect's name, name. */
+static void give(const struct smtpcode_text *r, const char *name, json_t *v,
+                 json_t *item, smtpcode_stream_fn *fn, void *ctx)
 {
 	struct stream_fields f;
 	struct smtpcode_logline l;
 	char scratch[STREAM_SCRATCH];
 
-	f.recipient = text_of(at(v, item, r->recipient));
-	f.reply = text_of(at(v, item, r->reply));
-	f.dsn = text_of(at(v, item, r->dsn));
-	f.host = text_of(at(v, item, r->host));
-	f.basic = basic_of(at(v, item, r->basic));
-	f.status = r->status;
+	f.recipient = text_of(at(v, item, r[R_RECIPIENT]));
+	f.reply = text_of(at(v, item, r[R_REPLY]));
+	f.dsn = text_of(at(v, item, r[R_DSN]));
+	f.host = text_of(at(v, item, r[R_HOST]));
+	f.basic = basic_of(at(v, item, r[R_BASIC]));
+	f.status = stream_status(r[R_STATUS]);
 	/* SES's reportingMTA is "dns; a.example.com": the host follows. */
 	if (f.host.len > 4 && stream_is(f.host.s, 4, "dns;")) {
 		f.host.s += 4;
 		f.host.len -= 4;
 	}
 	stream_fill(&l, &f, scratch);
-	fn(ctx, &l, r->service);
+	fn(ctx, &l, name);
 }
 
 /* `journalctl -o json`: the MESSAGE field, after "IDENTIFIER[PID]: ",
@@ -222,9 +241,9 @@ static void give(const struct rule *r, json_t *v, json_t *item,
  * program's name there: "postfix/smtp[123]: ..."). */
 static int journald(json_t *v, smtpcode_stream_fn *fn, void *ctx)
 {
-	struct smtpcode_text msg = text_of(at(v, NULL, "MESSAGE"));
-	struct smtpcode_text id = text_of(at(v, NULL, "SYSLOG_IDENTIFIER"));
-	struct smtpcode_text pid = text_of(at(v, NULL, "SYSLOG_PID|_PID"));
+	struct smtpcode_text msg = text_of(at(v, NULL, path_of("MESSAGE")));
+	struct smtpcode_text id = text_of(at(v, NULL, path_of("SYSLOG_IDENTIFIER")));
+	struct smtpcode_text pid = text_of(at(v, NULL, path_of("SYSLOG_PID|_PID")));
 	struct smtpcode_logline l;
 	size_t n = 0, size = id.len + pid.len + msg.len + 8;
 	char *line;
@@ -253,30 +272,43 @@ static int journald(json_t *v, smtpcode_stream_fn *fn, void *ctx)
 	return 1;
 }
 
+/* The names of the dialects, as static strings: a record's. */
+static const char *dialect_name(struct smtpcode_text name)
+{
+	static const char *const names[] = {"ses", "sendgrid", "mailgun",
+	                                    "postmark", "sparkpost"};
+	for (size_t i = 0; i < COUNT(names); i++)
+		if (strlen(names[i]) == name.len &&
+		    memcmp(names[i], name.s, name.len) == 0)
+			return names[i];
+	return NULL;
+}
+
 /* The records of event v: how many, or -1 when no service writes it. */
 static int event(json_t *v, smtpcode_stream_fn *fn, void *ctx)
 {
-	const struct service *s;
-	int n = 0;
+	struct smtpcode_text name, r[R_FIELDS];
+	const char *p = rules, *dialect;
 
-	if (!json_is_object(v) || !(s = service_of(&v)))
+	if (!json_is_object(v) || !service_of(&v, &name))
 		return -1;
-	if (strcmp(s->name, "journald") == 0)
+	if (name.len == 8 && memcmp(name.s, "journald", 8) == 0)
 		return journald(v, fn, ctx);
-	for (size_t i = 0; i < COUNT(rules); i++) {
-		const struct rule *r = &rules[i];
-		json_t *list, *item;
+	dialect = dialect_name(name);
+	while (stream_row(&p, r, R_FIELDS)) {
+		json_t *item;
 		size_t k;
-		if (strcmp(r->service, s->name) != 0 || !holds(v, r->kind) ||
-		    (r->sub && !holds(v, r->sub)))
+		int n = 0;
+		if (r[R_SERVICE].len != name.len ||
+		    memcmp(r[R_SERVICE].s, name.s, name.len) != 0 ||
+		    !holds(v, r[R_KIND]) || !holds(v, r[R_SUB]))
 			continue;
-		if (!r->list) {
-			give(r, v, NULL, fn, ctx);
+		if (!r[R_LIST].len) {
+			give(r, dialect, v, NULL, fn, ctx);
 			return 1;
 		}
-		list = at(v, NULL, r->list);
-		json_array_foreach(list, k, item) {
-			give(r, v, item, fn, ctx);
+		json_array_foreach(at(v, NULL, r[R_LIST]), k, item) {
+			give(r, dialect, v, item, fn, ctx);
 			n++;
 		}
 		return n;
@@ -295,7 +327,7 @@ int log_json_read(const char *s, size_t len, smtpcode_stream_fn *fn,
 		return -1;
 	/* SES through SNS: the notification is a JSON string in the
 	 * envelope's Message. */
-	if (json_is_object(root) && holds(root, "Type=Notification") &&
+	if (json_is_object(root) && holds(root, path_of("Type=Notification")) &&
 	    (v = json_object_get(root, "Message")) != NULL && json_is_string(v))
 		inner = json_loadb(json_string_value(v), json_string_length(v), 0,
 		                   &err);

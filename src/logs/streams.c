@@ -87,3 +87,32 @@ void stream_fill(struct smtpcode_logline *l, const struct stream_fields *f,
 	    smtpcode_parse(l->dsn.s, l->dsn.len, &l->dsn_code) != SMTPCODE_OK)
 		l->dsn_code = (struct smtpcode_query){0};
 }
+
+bool stream_row(const char **p, struct smtpcode_text *f, int n)
+{
+	const char *a = *p, *end;
+
+	if (!*a)
+		return false;
+	end = strchr(a, '\n');
+	for (int i = 0; i < n; i++) {
+		const char *tab = i + 1 < n ? memchr(a, '\t', (size_t)(end - a)) : NULL;
+		const char *stop = tab ? tab : end;
+		f[i] = (struct smtpcode_text){a, (size_t)(stop - a)};
+		a = tab ? tab + 1 : end;
+	}
+	*p = end + 1;
+	return true;
+}
+
+const char *stream_status(struct smtpcode_text w)
+{
+	static const char *const words[] = {
+		LOG_STATUS_SENT, LOG_STATUS_DEFERRED, LOG_STATUS_BOUNCED,
+		LOG_STATUS_COMPLAINED,
+	};
+	for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+		if (strlen(words[i]) == w.len && memcmp(words[i], w.s, w.len) == 0)
+			return words[i];
+	return NULL;
+}

@@ -48,6 +48,19 @@ struct stream_fields {
 void stream_fill(struct smtpcode_logline *l, const struct stream_fields *f,
                  char *scratch);
 
+/*
+ * The readers' tables are text, a row a line, its fields parted by tabs
+ * ("" for none), made by macros that name the fields: structs of
+ * pointers would cost the static command a relocation of 24 bytes per
+ * pointer, some 400 of them.  stream_row() cuts the row at *p into n
+ * fields f[0..n) and moves *p to the next; false at the table's end.
+ */
+bool stream_row(const char **p, struct smtpcode_text *f, int n);
+
+/* A status a table names, as the static word of logvocab.h a record
+ * holds (sent, deferred, bounced, complained); NULL for another. */
+const char *stream_status(struct smtpcode_text w);
+
 /* The readers, each as smtpcode_stream_parse() says (-1: not its line). */
 int log_json_read(const char *s, size_t len, smtpcode_stream_fn *fn,
                   void *ctx);
