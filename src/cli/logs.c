@@ -558,10 +558,15 @@ static NOINLINE bool stream_line(struct summary *summary, struct log_ctx *c,
                                  unsigned long lineno)
 {
 	struct stream_ctx k = {summary, c, line, len, lineno, false};
+	int n = 0;
 
-	if (layout->kind || !smtpcode_csv_header(line, len, layout))
-		if (smtpcode_stream_parse(line, len, layout, stream_record, &k) < 0)
-			return false;
+	if ((layout->kind || !smtpcode_csv_header(line, len, layout)) &&
+	    (n = smtpcode_stream_parse(line, len, layout, stream_record, &k)) < 0)
+		return false;
+	if (summary && !n) /* a line read, as a log line without a code */
+		summary_add(summary, NULL, (struct smtpcode_text){NULL, 0},
+		            (struct smtpcode_text){NULL, 0},
+		            (struct smtpcode_text){NULL, 0});
 	if (c && !k.shown && c->o->mode == LOG_ANNOTATE)
 		render_annotation(line, len, NULL);
 	return true;
