@@ -69,8 +69,11 @@ void stream_fill(struct smtpcode_logline *l, const struct stream_fields *f,
 			trim(&a, &b);
 		}
 		/* A basic code given apart (Mailgun's "code": 550) goes before
-		 * words that lack it, as the server said it. */
-		if (f->basic >= 200 && f->basic <= 599 && a < b && !is_digit(*a)) {
+		 * words that do not start with one ("5.1.1 The email ..."), as
+		 * the server said it. */
+		if (f->basic >= 200 && f->basic <= 599 && a < b &&
+		    !(b - a >= 3 && is_digit(a[0]) && is_digit(a[1]) &&
+		      is_digit(a[2]) && (b - a == 3 || (!is_digit(a[3]) && a[3] != '.')))) {
 			int n = snprintf(scratch, STREAM_SCRATCH, "%u %.*s", f->basic,
 			                 (int)(b - a < STREAM_SCRATCH ? b - a
 			                                              : STREAM_SCRATCH),
