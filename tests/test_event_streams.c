@@ -261,8 +261,8 @@ static void test_no_record(void **state)
 	static const char *const lines[] = {
 		"{\"event\":\"open\",\"email\":\"a@example.com\",\"sg_event_id\":\"x\"}",
 		"{\"notificationType\":\"Bounce\",\"mail\":{}}",
-		"{\"notificationType\":\"Bounce\",\"mail\":{},\"bounce\":"
-		"{\"bouncedRecipients\":7}}",
+		("{\"notificationType\":\"Bounce\",\"mail\":{},\"bounce\":"
+		 "{\"bouncedRecipients\":7}}"),
 		"[{\"event\":\"open\",\"email\":\"a@example.com\",\"sg_event_id\":\"x\"}]",
 	};
 	(void)state;

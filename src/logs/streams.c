@@ -16,10 +16,11 @@ int smtpcode_stream_parse(const char *s, size_t len,
                           const struct smtpcode_csv_layout *layout,
                           smtpcode_stream_fn *fn, void *ctx)
 {
-	const char *p = s, *end = s + len;
+	const char *p = s, *end;
 
 	if (!s || !fn)
 		return -1;
+	end = s + len;
 	while (p < end && is_space(*p))
 		p++;
 	if (p < end && (*p == '{' || *p == '['))
@@ -33,10 +34,11 @@ int smtpcode_stream_parse(const char *s, size_t len,
  * out ("5.1.1 (bad destination mailbox address)"). */
 static struct smtpcode_text first_word(struct smtpcode_text t)
 {
-	const char *a = t.s, *b = t.s + t.len, *w;
+	const char *a = t.s, *b, *w;
 
 	if (!t.len)
 		return t;
+	b = t.s + t.len;
 	trim(&a, &b);
 	for (w = a; w < b && !is_space(*w); w++)
 		;
@@ -46,7 +48,7 @@ static struct smtpcode_text first_word(struct smtpcode_text t)
 void stream_fill(struct smtpcode_logline *l, const struct stream_fields *f,
                  char *scratch)
 {
-	const char *a = f->reply.s, *b = f->reply.s + f->reply.len;
+	const char *a = f->reply.s, *b = a ? a + f->reply.len : a;
 
 	log_clear(l);
 	l->format = SMTPCODE_LOG_FIELDS;
