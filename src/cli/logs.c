@@ -572,9 +572,9 @@ static NOINLINE bool stream_line(struct summary *summary, struct log_ctx *c,
 	return true;
 }
 
-/* One line into summary, after the CSV header *layout.  Not inlined in
- * each(), for the same reason as resolve_anew(). */
-static NOINLINE void summarise_in(struct summary *s,
+/* One line into summary, after the CSV header *layout: inlined in the
+ * line_fn of the workers (a call more per line cost --summary 15%). */
+static ALWAYS_INLINE void summarise_in(struct summary *s,
                                   struct smtpcode_csv_layout *layout,
                                   const char *line, size_t len,
                                   unsigned long lineno)
@@ -596,11 +596,19 @@ struct sum_ctx {
 	struct smtpcode_csv_layout layout;
 };
 
-static void summarise(void *ctx, const char *line, size_t len,
-                      unsigned long lineno)
+static NOINLINE void summarise(void *ctx, const char *line, size_t len,
+                               unsigned long lineno)
 {
 	struct sum_ctx *k = ctx;
 	summarise_in(k->summary, &k->layout, line, len, lineno);
+}
+
+/* summarise_in() for this thread's context, out of each(), for the same
+ * reason as resolve_anew(). */
+static NOINLINE void summarise_one(struct log_ctx *c, const char *line,
+                                   size_t len, unsigned long lineno)
+{
+	summarise_in(c->summary, &c->layout, line, len, lineno);
 }
 
 static void each(void *ctx, const char *line, size_t len, unsigned long lineno)
@@ -608,7 +616,7 @@ static void each(void *ctx, const char *line, size_t len, unsigned long lineno)
 	struct log_ctx *c = ctx;
 
 	if (c->o->mode == LOG_SUMMARY)
-		summarise_in(c->summary, &c->layout, line, len, lineno);
+		summarise_one(c, line, len, lineno);
 	else if (may_stream(&c->layout, line, len, lineno) &&
 	         stream_line(NULL, c, &c->layout, line, len, lineno))
 		return;
