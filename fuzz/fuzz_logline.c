@@ -77,7 +77,8 @@ static int is_status_word(struct smtpcode_text t)
 {
 	static const char *const w[] = {"sent", "deferred", "bounced",
 	                                "expired", "rejected", "warned",
-	                                "discarded", "auth-failed"};
+	                                "discarded", "auth-failed",
+	                                "complained"};
 	return is_one_of(t, w, sizeof w / sizeof *w);
 }
 
@@ -289,10 +290,55 @@ static void check_find_code(const char *s, size_t size)
 	}
 }
 
+/* A record of an event stream: its status one of the fixed words, its
+ * domain the recipient's tail, its code's text inside its reply. */
+static void check_record(void *ctx, const struct smtpcode_logline *l,
+                         const char *dialect)
+{
+	int known = !l->status.len || is_status_word(l->status);
+
+	++*(int *)ctx;
+	CHECK(dialect != NULL);
+	CHECK(known || strcmp(dialect, "journald") == 0);
+	if (l->domain.len)
+		CHECK(fuzz_inside(l->domain.s, l->domain.len, l->recipient.s,
+		                  l->recipient.len));
+	CHECK(fuzz_query_ok(&l->code));
+	if (l->code.basic || l->code.enhanced)
+		CHECK(l->code.text_off + l->code.text_len <= l->reply.len);
+}
+
+/*
+ * Event streams: the input as a JSON line, and as CSV lines after each
+ * layout's header: the count returned is the records given, -1 giving
+ * none.
+ */
+static void check_streams(const char *s, size_t size)
+{
+	static const char *const headers[] = {
+		"#Fields: event-id,recipient-address,recipient-status,server-hostname",
+		"type,rcpt,dsnStatus,dsnDiag,dsnMta",
+		"Status,RecipientAddress,ToIP",
+	};
+	struct smtpcode_csv_layout layout = {0};
+	int n = 0, r;
+
+	r = smtpcode_stream_parse(s, size, NULL, check_record, &n);
+	CHECK(r == (r < 0 ? -1 : n));
+	for (size_t i = 0; i < sizeof headers / sizeof *headers; i++) {
+		CHECK(smtpcode_csv_header(headers[i], strlen(headers[i]), &layout));
+		n = 0;
+		r = smtpcode_stream_parse(s, size, &layout, check_record, &n);
+		CHECK(r == (r < 0 ? -1 : n));
+	}
+	(void)smtpcode_csv_header(s, size, &layout);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *s = (const char *)data;
 	check_logline(s, size);
 	check_find_code(s, size);
+	check_streams(s, size);
 	return 0;
 }

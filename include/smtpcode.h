@@ -641,6 +641,55 @@ const char *smtpcode_side_name(enum smtpcode_log_side side);
 size_t smtpcode_dialect_count(void);
 const char *smtpcode_dialect_name(size_t i);
 
+/* ---- Event streams (since 0.8, symbol version SMTPCODE_0.8) ----
+ *
+ * The delivery events of mail services, one JSON value a line (JSON
+ * Lines: an object, or an array of them on one line) -- Amazon SES
+ * notifications ("ses"), the SendGrid event webhook ("sendgrid"),
+ * Mailgun events ("mailgun"), the Postmark webhook ("postmark"),
+ * SparkPost events ("sparkpost"), `journalctl -o json` of any MTA
+ * ("journald", its MESSAGE read as the syslog line it was) -- and CSV
+ * logs whose header line names their columns: Exchange message tracking
+ * ("exchange-tracking"), PowerMTA accounting ("pmta-acct"), Microsoft 365
+ * message trace ("m365-trace").  Each event gives records of the same
+ * kind as a log line, one per recipient; their status is one of the
+ * fixed words of a log line's, "complained" added for a complaint.
+ */
+
+/* A CSV file's layout, set by its header line (smtpcode_csv_header()),
+ * kept by the caller for the lines that follow it; all zero: none.  Its
+ * members are the library's. */
+struct smtpcode_csv_layout {
+	unsigned char kind;
+	unsigned char column[7];
+};
+
+/* Whether line s[0..len) is the header of a CSV layout the library
+ * reads (Exchange's "#Fields: ...", PowerMTA's "type,timeLogged,...",
+ * the message trace's "Received,SenderAddress,..."); then *layout is
+ * set, else left as it was. */
+bool smtpcode_csv_header(const char *s, size_t len,
+                         struct smtpcode_csv_layout *layout);
+
+/* A record of an event: l's texts live until fn returns; dialect is one
+ * of the names above. */
+typedef void smtpcode_stream_fn(void *ctx, const struct smtpcode_logline *l,
+                                const char *dialect);
+
+/*
+ * Read line s[0..len) as an event stream's: a JSON value when its first
+ * non-blank byte is '{' or '[', a CSV line when layout (may be NULL) is
+ * set.  Calls fn once per record and returns how many (0 for a comment,
+ * a header, or an event that says nothing of a delivery, such as an
+ * open); returns -1, fn not called, when the line is none of these:
+ * JSON that does not parse or that no service writes, or neither JSON
+ * nor CSV.  The caller then reads it as a log line.  The JSON is parsed
+ * with jansson into memory freed before the return.
+ */
+int smtpcode_stream_parse(const char *s, size_t len,
+                          const struct smtpcode_csv_layout *layout,
+                          smtpcode_stream_fn *fn, void *ctx);
+
 /*
  * Find the first enhanced status code in free text s[0..len), under the
  * policy against false positives (stated in full in src/logs/logline.c): the

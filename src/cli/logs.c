@@ -93,6 +93,7 @@ struct log_ctx {
 	struct origin origin;
 	struct smtpcode_result own; /* a reply too long to keep, resolved */
 	struct smtpcode_wording own_words; /* and its reason from its words */
+	struct smtpcode_csv_layout layout; /* the file's CSV header's, if any */
 };
 
 static const char *display_name(const char *path)
@@ -601,20 +602,114 @@ static NOINLINE bool words_record(struct log_ctx *c, const char *line,
 	return true;
 }
 
-/* One line into a summary (a line_fn, ctx the summary).  Not inlined in
- * each(), for the same reason as resolve_anew(). */
+/*
+ * Event streams: JSON events of mail services, a line each, and CSV logs
+ * (smtpcode_stream_parse()).  A CSV file's header line, among its first
+ * CSV_HEAD_LINES, sets the layout of the lines after it: a file read on
+ * several threads has it found in its first block, before the block is
+ * cut, and each slice carries it (struct job); on one thread, as the
+ * lines come.  Other lines pay a byte's test.
+ */
+#define CSV_HEAD_LINES 16
+
+/* What a line's records go to: a summary, or c's records. */
+struct stream_ctx {
+	struct summary *summary;
+	struct log_ctx *c;
+	const char *line;
+	size_t len;
+	unsigned long lineno;
+	bool shown; /* a record was written */
+};
+
+static void stream_record(void *ctx, const struct smtpcode_logline *l,
+                          const char *dialect)
+{
+	struct stream_ctx *k = ctx;
+	bool found = l->code.basic || l->code.enhanced || l->dsn_code.basic ||
+	             l->dsn_code.enhanced;
+
+	(void)dialect;
+	if (k->summary) {
+		struct summary_line sl = {l->recipient, l->domain, l->status,
+		                          l->relay, l->reply};
+		summary_add(k->summary, found ? chosen(l) : NULL, &sl);
+	} else if (found) {
+		k->c->line = *l;
+		record(k->c, k->line, k->len, k->lineno);
+		k->shown = true;
+	}
+}
+
+static inline bool may_stream(const struct smtpcode_csv_layout *layout,
+                              const char *line, size_t len,
+                              unsigned long lineno)
+{
+	return layout->kind || lineno <= CSV_HEAD_LINES ||
+	       (len && (line[0] == '{' || line[0] == '['));
+}
+
+/* Whether line is an event stream's (its records made), or a CSV header
+ * (then *layout is set).  Not inlined, for the same reason as
+ * resolve_anew(). */
+static NOINLINE bool stream_line(struct summary *summary, struct log_ctx *c,
+                                 struct smtpcode_csv_layout *layout,
+                                 const char *line, size_t len,
+                                 unsigned long lineno)
+{
+	struct stream_ctx k = {summary, c, line, len, lineno, false};
+	int n = 0;
+
+	if ((layout->kind || !smtpcode_csv_header(line, len, layout)) &&
+	    (n = smtpcode_stream_parse(line, len, layout, stream_record, &k)) < 0)
+		return false;
+	if (summary && !n) /* a line read, as a log line without a code */
+		summary_add(summary, NULL, &(struct summary_line){0});
+	if (c && !k.shown && c->o->mode == LOG_ANNOTATE)
+		render_annotation(line, len, NULL);
+	return true;
+}
+
+/* One line into summary, after the CSV header *layout: inlined in the
+ * line_fn of the workers (a call more per line cost --summary 15%). */
+static ALWAYS_INLINE void summarise_in(struct summary *s,
+                                  struct smtpcode_csv_layout *layout,
+                                  const char *line, size_t len,
+                                  unsigned long lineno)
+{
+	struct smtpcode_logline l;
+	bool found;
+
+	if (may_stream(layout, line, len, lineno) &&
+	    stream_line(s, NULL, layout, line, len, lineno))
+		return;
+	found = smtpcode_log_parse(line, len, &l);
+	summary_add(s, found ? chosen(&l) : NULL,
+	            &(struct summary_line){l.recipient, l.domain, l.status,
+	                                   l.relay, l.reply});
+}
+
+/* A summarising worker's line_fn context. */
+struct sum_ctx {
+	struct summary *summary;
+	struct smtpcode_csv_layout layout;
+};
+
+/* One line into a summary (a line_fn, ctx a struct sum_ctx).  Not
+ * inlined in each(), for the same reason as resolve_anew(). */
 static NOINLINE void summarise(void *ctx, const char *line, size_t len,
                                unsigned long lineno)
 {
-	struct summary *s = ctx;
-	struct smtpcode_logline l;
-	bool found = smtpcode_log_parse(line, len, &l);
+	struct sum_ctx *k = ctx;
+	summarise_in(k->summary, &k->layout, line, len, lineno);
+}
 
-	struct summary_line sl = {l.recipient, l.domain, l.status, l.relay,
-	                          l.reply};
-
-	(void)lineno;
-	summary_add(s, found ? chosen(&l) : NULL, &sl);
+/* summarise_in() for this thread's context, out of each(), for the same
+ * reason as resolve_anew(). */
+static NOINLINE void summarise_one(struct log_ctx *c, const char *line,
+                                   size_t len, unsigned long lineno)
+{
+	summarise_in(c->summary, &c->layout, line, len, lineno);
 }
 
 static void each(void *ctx, const char *line, size_t len, unsigned long lineno)
@@ -622,7 +717,10 @@ static void each(void *ctx, const char *line, size_t len, unsigned long lineno)
 	struct log_ctx *c = ctx;
 
 	if (c->o->mode == LOG_SUMMARY)
-		summarise(c->summary, line, len, lineno);
+		summarise_one(c, line, len, lineno);
+	else if (may_stream(&c->layout, line, len, lineno) &&
+	         stream_line(NULL, c, &c->layout, line, len, lineno))
+		return;
 	else if (smtpcode_log_parse(line, len, &c->line))
 		record(c, line, len, lineno);
 	else if (c->line.format > SMTPCODE_LOG_TEXT &&
@@ -695,6 +793,7 @@ struct job {
 	int capture;        /* where its output goes; -1 for --summary */
 	const char *file;   /* as shown */
 	unsigned long seq;  /* slices cut before it */
+	struct smtpcode_csv_layout layout; /* its file's CSV header's */
 };
 
 enum capture_state { CAPTURE_FREE, CAPTURE_RENDERING, CAPTURE_READY,
@@ -739,6 +838,7 @@ struct worker {
 	pthread_t thread;
 	struct pool *pool;
 	struct summary *summary; /* --summary */
+	struct sum_ctx sum;      /* its lines' context */
 	struct log_ctx *ctx;     /* the other modes */
 };
 
@@ -853,9 +953,12 @@ static void *work(void *arg)
 
 	while (take_job(p, &j)) {
 		if (w->summary) {
-			each_line_in(&j.slice, summarise, w->summary);
+			w->sum.summary = w->summary;
+			w->sum.layout = j.layout;
+			each_line_in(&j.slice, summarise, &w->sum);
 		} else {
 			w->ctx->file = j.file;
+			w->ctx->layout = j.layout;
 			out_capture_begin(&p->captures[j.capture].out);
 			each_line_in(&j.slice, each, w->ctx);
 			out_capture_end();
@@ -929,7 +1032,8 @@ static int cut(const struct block *b, size_t size, bool numbered,
 /* Block b of file, read into buffer i, cut into slices for the workers;
  * or (b NULL) buffer i back. */
 static void hand_over(struct pool *p, int i, const struct block *b,
-                      const char *file)
+                      const char *file,
+                      const struct smtpcode_csv_layout *layout)
 {
 	struct job slices[MAX_SLICES];
 	size_t size;
@@ -947,12 +1051,28 @@ static void hand_over(struct pool *p, int i, const struct block *b,
 		j->buffer = i;
 		j->file = file;
 		j->seq = p->ncut++;
+		j->layout = *layout;
 	}
 	p->slices_left[i] = n;
 	p->busy[i] = n > 0;
 	if (n)
 		pthread_cond_broadcast(&p->job_free);
 	pthread_mutex_unlock(&p->lock);
+}
+
+/* The CSV header among the first lines of a file's first block, b. */
+static void find_csv_header(const struct block *b,
+                            struct smtpcode_csv_layout *layout)
+{
+	const char *at = b->text, *end = b->text + b->len;
+
+	for (int n = 0; n < CSV_HEAD_LINES && at < end; n++) {
+		const char *nl = scan_byte(at, end, '\n');
+		const char *stop = nl ? nl : end;
+		if (smtpcode_csv_header(at, (size_t)(stop - at), layout) || !nl)
+			return;
+		at = nl + 1;
+	}
 }
 
 /* Read each file into the pool; 0, or -1 when one could not be read. */
@@ -966,13 +1086,16 @@ static int read_into(struct pool *p, int nfiles, char **files)
 			status = -1;
 			continue;
 		}
-		for (;;) {
+		struct smtpcode_csv_layout layout = {0};
+		for (bool first = true;; first = false) {
 			int i = take_buffer(p);
 			if (reader_next(r, p->buffers[i], &b) <= 0) {
-				hand_over(p, i, NULL, NULL);
+				hand_over(p, i, NULL, NULL, &layout);
 				break;
 			}
-			hand_over(p, i, &b, display_name(files[f]));
+			if (first)
+				find_csv_header(&b, &layout);
+			hand_over(p, i, &b, display_name(files[f]), &layout);
 		}
 		if (reader_close(r) != 0)
 			status = -1; /* reported; the other files still count */
@@ -1165,6 +1288,7 @@ static int read_here(struct log_ctx *c, int nfiles, char **files, bool huge)
 	}
 	for (int i = 0; i < nfiles; i++) {
 		ctx->file = display_name(files[i]);
+		ctx->layout = (struct smtpcode_csv_layout){0};
 		if (each_line(files[i], buf, each, ctx) != 0)
 			status = -1; /* reported; the others still count */
 	}

@@ -13,6 +13,8 @@
  *   deferred   a temporary failure: the queue keeps the message
  *   bounced    a permanent failure: the message is returned
  *   expired    given up after its time in the queue
+ *   complained the recipient reported the message as spam (a mail
+ *              service's complaint event: SES, SendGrid, Postmark ...)
  * status, the receiving side (side reject): what this server did
  *   rejected   refused a command of a client (a 4xx or 5xx it sent)
  *   warned     would have refused (Postfix's reject_warning)
@@ -31,6 +33,7 @@
 #define LOG_STATUS_DEFERRED "deferred"
 #define LOG_STATUS_BOUNCED "bounced"
 #define LOG_STATUS_EXPIRED "expired"
+#define LOG_STATUS_COMPLAINED "complained"
 #define LOG_STATUS_REJECTED "rejected"
 #define LOG_STATUS_WARNED "warned"
 #define LOG_STATUS_DISCARDED "discarded"
