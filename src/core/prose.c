@@ -57,6 +57,17 @@ static size_t unpack_into(const unsigned char *p, char *out, size_t size)
 	return len;
 }
 
+/* Packed string i: from the start of its block, the strings before it
+ * skipped (each ends with a 0 byte, which no packed byte is). */
+static const unsigned char *packed(uint32_t i)
+{
+	const unsigned char *p =
+	    table_prose + table_prose_block[i / TABLE_PROSE_BLOCK];
+	for (i %= TABLE_PROSE_BLOCK; i; i--)
+		p += strlen((const char *)p) + 1;
+	return p;
+}
+
 size_t table_text_into(uint32_t off, char *buf, size_t size)
 {
 	const char *s = table_pool + off;
@@ -64,8 +75,7 @@ size_t table_text_into(uint32_t off, char *buf, size_t size)
 	/* Decoded again even when kept: a look at table_prose_at would
 	 * cost a page of it for each entry, decoding microseconds. */
 	if (off & TABLE_PROSE)
-		return unpack_into(table_prose + table_prose_start[off &
-		                   ~TABLE_PROSE], buf, size);
+		return unpack_into(packed(off & ~TABLE_PROSE), buf, size);
 	len = strlen(s);
 	if (size) {
 		size_t n = len < size ? len : size - 1;
@@ -91,8 +101,8 @@ const char *table_text(uint32_t off)
 	at = atomic_load_explicit(&table_prose_at[off], memory_order_relaxed);
 	if (!at) {
 		at = (uint32_t)used + 1;
-		used += unpack_into(table_prose + table_prose_start[off],
-		                    table_prose_text + used, SIZE_MAX) + 1;
+		used += unpack_into(packed(off), table_prose_text + used,
+		                    SIZE_MAX) + 1;
 		atomic_store_explicit(&table_prose_at[off], at,
 		                      memory_order_release);
 	}

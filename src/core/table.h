@@ -198,8 +198,12 @@ extern const size_t table_nranges;
  * encoding (the generator's prose.c): a byte c stands for the
  * table_prose_expansion[c][1] bytes at table_prose_expanded +
  * table_prose_expansion[c][0] (c itself when no rule made it).  Codes,
- * names, phrases and markers are plain.  Packed string i starts at table_prose_start[i]
- * and is decoded, on first use, into the next free bytes of
+ * names, phrases and markers are plain.  The packed strings lie one after
+ * the other, each ended by a 0 byte; only every TABLE_PROSE_BLOCK-th one's
+ * start is kept (table_prose_block[i / TABLE_PROSE_BLOCK]) and string i
+ * is found from it by skipping the strings between (prose.c): a start
+ * for every one cost 29 KB of the command's 1 MiB, a skip costs a few
+ * hundred bytes scanned.  It is decoded, on first use, into the next free bytes of
  * table_prose_text (room for all of them, table_prose_room bytes), where
  * table_prose_at[i] keeps its place (table_text(), prose.c): the strings
  * a run uses sit together, on a few pages, whichever entries they are of.
@@ -215,7 +219,8 @@ extern const uint16_t table_prose_expansion[256][2];
  * entry here is its start in table_prose_word_text << 8 | its length. */
 extern const uint32_t table_prose_word[];
 extern const unsigned char table_prose_word_text[];
-extern const uint32_t table_prose_start[];
+#define TABLE_PROSE_BLOCK 16
+extern const uint32_t table_prose_block[];
 extern _Atomic uint32_t table_prose_at[];
 extern char table_prose_text[];
 extern const size_t table_prose_room;

@@ -188,7 +188,7 @@ bool log_fields_read(const struct log_dialect_rec *d,
                      struct smtpcode_logline *l, const char *s,
                      const char *end)
 {
-	const char *m = NULL, *v = NULL, *r = NULL, *after, *re = end;
+	const char *m = NULL, *v = NULL, *r = NULL, *after = NULL, *re = end;
 	struct smtpcode_text rcpt = span(NULL, NULL);
 	size_t i, k;
 

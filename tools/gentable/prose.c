@@ -413,9 +413,9 @@ void prose_write(FILE *out)
 	memset(p, 0, PROSE_SLACK);
 	write_literal(out, all, n + PROSE_SLACK);
 	free(all);
-	fputs(";\n\nconst uint32_t table_prose_start[] = {", out);
-	for (size_t i = 0; i < packed.nstrings; i++)
-		fprintf(out, "%s%lu,", i % 8 ? " " : "\n\t",
+	fputs(";\n\nconst uint32_t table_prose_block[] = {", out);
+	for (size_t i = 0; i < packed.nstrings; i += TABLE_PROSE_BLOCK)
+		fprintf(out, "%s%lu,", i / TABLE_PROSE_BLOCK % 8 ? " " : "\n\t",
 		        (unsigned long)packed.start[i]);
 	/* (a last 0: an empty initialiser is not C11) */
 	fprintf(out, "\n\t0\n};\n\n/* Where each string is decoded: its offset "
