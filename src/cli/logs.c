@@ -215,6 +215,23 @@ static bool domain_ignored(struct log_ctx *c, struct smtpcode_text reply,
 	return domain_anew(c, reply, at, to, h);
 }
 
+/* The first address a reply quotes in <>, for a line that names no
+ * recipient of its own: the reply's key leaves it out as it does a
+ * recipient's, so that the replies of a log without recipient fields
+ * (qmail's) are resolved once per wording, not once per address. */
+static struct smtpcode_text quoted_address(struct smtpcode_text reply)
+{
+	const char *end = reply.s + reply.len, *p = reply.s, *q;
+
+	while ((p = scan_byte(p, end, '<')) != NULL) {
+		if ((q = scan_byte(++p, end, '>')) == NULL)
+			break;
+		if (q > p && scan_byte(p, q, '@'))
+			return (struct smtpcode_text){p, (size_t)(q - p)};
+	}
+	return (struct smtpcode_text){NULL, 0};
+}
+
 static struct reply_key key_of(struct log_ctx *c,
                                const struct smtpcode_query *q,
                                struct smtpcode_text reply,
@@ -223,7 +240,11 @@ static struct reply_key key_of(struct log_ctx *c,
 	struct reply_key k = {reply, {NULL, 0}, *q};
 	const char *p = reply.s, *end, *at;
 
-	if (!rcpt.len || !reply.len) /* reply.s may be NULL then */
+	if (!reply.len) /* reply.s may be NULL then */
+		return k;
+	if (!rcpt.len) /* (qmail's lines name none) */
+		rcpt = quoted_address(reply);
+	if (!rcpt.len)
 		return k;
 	for (end = p + reply.len; (p = scan_byte(p, end, '<')) != NULL;) {
 		size_t from = (size_t)(++p - reply.s), to = from + rcpt.len, cut = 0;

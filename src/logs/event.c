@@ -115,24 +115,34 @@ enum smtpcode_log_format smtpcode_event_format(const struct smtpcode_event *e)
 	return e->line.format;
 }
 
+/* Called for every record of a log: the lengths are compared first, and
+ * the bytes only of the one or two words of the same length. */
 enum smtpcode_log_side log_side_of(struct smtpcode_text status)
 {
+#define SIDE(w, side) {(w), sizeof(w) - 1, (side)}
 	static const struct {
 		const char *word;
+		size_t len;
 		enum smtpcode_log_side side;
 	} sides[] = {
-		{LOG_STATUS_SENT, SMTPCODE_SIDE_DELIVERY},
-		{LOG_STATUS_DEFERRED, SMTPCODE_SIDE_DELIVERY},
-		{LOG_STATUS_BOUNCED, SMTPCODE_SIDE_DELIVERY},
-		{LOG_STATUS_EXPIRED, SMTPCODE_SIDE_DELIVERY},
-		{LOG_STATUS_COMPLAINED, SMTPCODE_SIDE_DELIVERY},
-		{LOG_STATUS_REJECTED, SMTPCODE_SIDE_REJECT},
-		{LOG_STATUS_WARNED, SMTPCODE_SIDE_REJECT},
-		{LOG_STATUS_DISCARDED, SMTPCODE_SIDE_REJECT},
-		{LOG_STATUS_AUTH_FAILED, SMTPCODE_SIDE_AUTH},
+		SIDE(LOG_STATUS_SENT, SMTPCODE_SIDE_DELIVERY),
+		SIDE(LOG_STATUS_DEFERRED, SMTPCODE_SIDE_DELIVERY),
+		SIDE(LOG_STATUS_BOUNCED, SMTPCODE_SIDE_DELIVERY),
+		SIDE(LOG_STATUS_EXPIRED, SMTPCODE_SIDE_DELIVERY),
+		SIDE(LOG_STATUS_COMPLAINED, SMTPCODE_SIDE_DELIVERY),
+		SIDE(LOG_STATUS_REJECTED, SMTPCODE_SIDE_REJECT),
+		SIDE(LOG_STATUS_WARNED, SMTPCODE_SIDE_REJECT),
+		SIDE(LOG_STATUS_DISCARDED, SMTPCODE_SIDE_REJECT),
+		SIDE(LOG_STATUS_AUTH_FAILED, SMTPCODE_SIDE_AUTH),
 	};
+#undef SIDE
+	/* The readers set the words themselves, whose copies the linker
+	 * merges: most statuses are known by their address. */
 	for (size_t i = 0; i < sizeof sides / sizeof *sides; i++)
-		if (status.len == strlen(sides[i].word) &&
+		if (status.s == sides[i].word && status.len == sides[i].len)
+			return sides[i].side;
+	for (size_t i = 0; i < sizeof sides / sizeof *sides; i++)
+		if (status.len == sides[i].len &&
 		    memcmp(status.s, sides[i].word, status.len) == 0)
 			return sides[i].side;
 	return SMTPCODE_SIDE_UNKNOWN;
