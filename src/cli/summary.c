@@ -1241,9 +1241,9 @@ summary_text(const struct summary *s, const struct group **codes,
 	           s->with_code, s->lines - s->with_code);
 	if (s->rejects || s->auth_failures)
 		out_printf("The sections by code and domain are the sending "
-		           "side's; %s of the receiving side are below\n",
-		           counted(s->rejects + s->auth_failures, "line",
-		                   "lines", text, sizeof text));
+		           "side's; the receiving side's %s below\n",
+		           counted(s->rejects + s->auth_failures, "line is",
+		                   "lines are", text, sizeof text));
 	out_str("\nBy code\n    count  recipients  code     severity   name\n");
 	for (size_t i = 0; codes[i]; i++)
 		out_printf("  %7lu  %10s  %-8s %-10s %s\n", codes[i]->count,
