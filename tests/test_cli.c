@@ -296,9 +296,9 @@ static const struct cli_case cases[] = {
 	/* Mail logs. */
 	{{"--extract", LOG}, 0,
 	 {LOG ":1: ann@example.com 4.3.1 temporary (system): Mail system full; "
-	  "retry auto, suppress no; side: delivery\n",
+	  "retry auto, suppress no\n",
 	  LOG ":5: eve@gmail.com 5.7.26 permanent (sender): Unauthenticated mail "
-	  "refused; retry after-fix, suppress no [gmail]; side: delivery\n",
+	  "refused; retry after-fix, suppress no [gmail]\n",
 	  LOG ":6: spam@example.org 5.7.1 ",
 	  LOG ":8: fay@example.org 5.1.1 permanent (mailbox): ",
 	  LOG ":9: gil@example.com 4.3.1 temporary",
@@ -326,7 +326,7 @@ static const struct cli_case cases[] = {
 	 {COURIER ":1: bob@example.com 5.1.1 permanent (mailbox): No such user "
 	  "or alias; retry never, suppress yes",
 	  COURIER ":2: carol@example.net 4.2.2 temporary (mailbox): Mailbox "
-	  "full; retry auto, suppress no; side: delivery\n"},
+	  "full; retry auto, suppress no\n"},
 	 NULL, {":3:"}},
 	{{"--extract", "--tsv", COURIER}, 0,
 	 {COURIER "\t1\tbob@example.com\texample.com\tdelivery\t5.1.1\tpermanent\t",

@@ -28,9 +28,9 @@ expect "postfix unknown user" "$(echo "$json" | sed -n 3p | jq -c '[.reply, .ver
 expect "pasted alike" "$("$bin" -j 'unknown user: "x"' | jq -c '[.verdict_from, .reason, .suppress]')" \
 	'["words","userunknown",null]'
 expect "text" "$("$bin" --extract "$log" | sed -n 3p | sed 's/^[^ ]* //')" \
-	"x@example.com no code; by its words: userunknown; side: delivery; reason from the words: unknown user"
+	"x@example.com no code; by its words: userunknown; reason from the words: unknown user"
 expect "tsv" "$("$bin" --extract --tsv "$log" | sed -n 3p | cut -f 5-)" \
 	"delivery		-	-	-	userunknown	-"
 expect "annotate" "$("$bin" --annotate "$log" | sed -n 6p)" \
-	"  => no code; by its words: userunknown; side: delivery; reason from the words: unknown user"
+	"  => no code; by its words: userunknown; reason from the words: unknown user"
 finish
