@@ -1182,7 +1182,7 @@ static COLD void clients_text(const struct group **v, unsigned long unlisted)
 	char buf[64];
 
 	out_str("    count  client\n");
-	for (i = 0; v[i] && i < CLIENTS_SHOWN; i++) {
+	for (i = 0; i < CLIENTS_SHOWN && v[i]; i++) {
 		snprintf(buf, sizeof buf, "%s%lu", v[i]->late ? ">= " : "",
 		         v[i]->count);
 		out_printf("  %7s  ", buf);
