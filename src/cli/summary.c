@@ -710,8 +710,8 @@ static struct group *client_group(struct summary *s, struct map *m,
 static struct group *reason_group(struct summary *s, uint32_t cid,
                                   uint32_t reason)
 {
-	uint32_t both[2] = {cid, reason};
-	uint64_t hash = sip13(&s->key, both, sizeof both);
+	uint64_t both = (uint64_t)cid << 32 | reason;
+	uint64_t hash = sip13(&s->key, &both, sizeof both);
 	struct smtpcode_query q;
 	struct group *g;
 	char text[16], *key;

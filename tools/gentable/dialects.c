@@ -101,19 +101,19 @@ static const char *status_part(const char *v)
 static const struct engine {
 	const char *name;
 	enum log_engine id;
-	const char *reads[NFIELD_KEYS];
 	bool auth_failed_reply; /* whether it reads 'auth-failed-reply' */
+	const char *reads[NFIELD_KEYS];
 } engines[] = {
-	{"postfix", LOG_ENGINE_POSTFIX,
+	{"postfix", LOG_ENGINE_POSTFIX, true,
 	 {LOG_POSTFIX_RECIPIENT, LOG_POSTFIX_HOST, LOG_POSTFIX_STATUS,
-	  LOG_POSTFIX_DSN, LOG_POSTFIX_REPLY}, true},
-	{"exim", LOG_ENGINE_EXIM,
+	  LOG_POSTFIX_DSN, LOG_POSTFIX_REPLY}},
+	{"exim", LOG_ENGINE_EXIM, false,
 	 {LOG_EXIM_RECIPIENT, LOG_EXIM_HOST, LOG_EXIM_STATUS, LOG_EXIM_DSN,
-	  LOG_EXIM_REPLY}, false},
-	{"sendmail", LOG_ENGINE_SENDMAIL,
+	  LOG_EXIM_REPLY}},
+	{"sendmail", LOG_ENGINE_SENDMAIL, false,
 	 {LOG_SENDMAIL_RECIPIENT, LOG_SENDMAIL_HOST, LOG_SENDMAIL_STATUS,
-	  LOG_SENDMAIL_DSN, LOG_SENDMAIL_REPLY}, false},
-	{"fields", LOG_ENGINE_FIELDS, {NULL}, false},
+	  LOG_SENDMAIL_DSN, LOG_SENDMAIL_REPLY}},
+	{"fields", LOG_ENGINE_FIELDS, false, {NULL}},
 };
 #define NENGINES (sizeof engines / sizeof engines[0])
 
