@@ -81,8 +81,9 @@ for t in $targets; do
 		objs=$(ls "$tmp"/lib/*.o)
 	fi
 	# shellcheck disable=SC2046,SC2086 # word splitting wanted
+	# (jansson: the library reads the JSON event streams with it)
 	$cc $base $san -fsanitize=fuzzer -Ifuzz $(extra "$t") \
-		-o "$tmp/fuzz_$t" fuzz/fuzz_"$t".c $objs
+		-o "$tmp/fuzz_$t" fuzz/fuzz_"$t".c $objs -ljansson
 	set +e
 	# shellcheck disable=SC2086
 	"$tmp/fuzz_$t" -max_total_time="$secs" -max_len="$(max_len "$t")" \
