@@ -1,5 +1,6 @@
 /* A query's codes as a reply writes them: see codes.h. */
 #include <stdio.h>
+#include <string.h>
 
 #include "codes.h"
 
@@ -16,4 +17,10 @@ const char *codes_text(const struct smtpcode_query *q, char *buf,
 	else
 		snprintf(buf, size, "%s", enh);
 	return buf;
+}
+
+bool text_is(struct smtpcode_text t, const char *want)
+{
+	size_t n = want ? strlen(want) : 0;
+	return t.len == n && (!n || memcmp(t.s, want, n) == 0);
 }

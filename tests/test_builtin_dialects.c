@@ -178,7 +178,7 @@ static void expect_text(const char *what, unsigned long n,
 {
 	if (!want)
 		want = "";
-	if (t.len != strlen(want) || (t.len && memcmp(t.s, want, t.len)))
+	if (!text_is(t, want))
 		fail_msg("line %lu: %s: got '%.*s', want '%s'", n, what,
 		         (int)t.len, t.s ? t.s : "", want);
 }

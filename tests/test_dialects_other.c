@@ -173,8 +173,7 @@ static const struct sample samples[] = {
 static void expect_text(const char *file, unsigned line, const char *what,
                         struct smtpcode_text got, const char *want)
 {
-	if (got.len != strlen(want) ||
-	    (got.len && memcmp(got.s, want, got.len) != 0))
+	if (!text_is(got, want))
 		fail_msg("%s:%u: %s is '%.*s', want '%s'", file, line, what,
 		         (int)got.len, got.s ? got.s : "", want);
 }

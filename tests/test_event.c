@@ -73,7 +73,7 @@ static void expect_same(const char *what, struct smtpcode_text a,
 static void expect_text(const char *what, struct smtpcode_text t,
                         const char *want)
 {
-	if (t.len != strlen(want) || (t.len && memcmp(t.s, want, t.len)))
+	if (!text_is(t, want))
 		fail_msg("%s: got '%.*s', want '%s'", what, (int)t.len,
 		         t.s ? t.s : "", want);
 }
