@@ -169,7 +169,14 @@ static void reply_in(const struct log_dialect_rec *d,
 			*u = ' ';
 		from = copy;
 	}
-	take_reply(l, from, b);
+	/* A reply without a code keeps its words as the line's reply, as
+	 * the built-in dialects' do (Dovecot's "save failed to INBOX: Quota
+	 * exceeded"): a caller classifies the line by them.  Not a copy's,
+	 * which dies with this call. */
+	if (from == copy)
+		take_reply(l, from, b);
+	else
+		take_reply_or_words(l, from, b);
 	if (l->reply.len && l->reply.s - from >= 2 && l->reply.s[-1] == '#' &&
 	    l->reply.s[-2] == '(') {
 		const char *w = from;
@@ -235,6 +242,12 @@ bool log_fields_read(const struct log_dialect_rec *d,
 		reply_in(d, l, r, re);
 	}
 	l->status = word(status_of(d, l, s, end));
+	/* Words without a code tell why a message failed or waits; on a
+	 * line that says it was delivered they are none ("status:
+	 * success"). */
+	if (!l->code.basic && !l->code.enhanced &&
+	    is_word_of(l->status, LOG_STATUS_SENT))
+		l->reply = span(NULL, NULL);
 	if (d->stage)
 		l->stage = word(d->stage);
 	else if (d->stage_after.len &&
