@@ -317,14 +317,15 @@ bool log_fields_line(struct smtpcode_logline *l, const char *s,
 	const char *a = NULL, *b = program_of(s, end, &a);
 	const struct log_dialect_rec *d;
 	size_t i;
-	/* The program's records, lowest bit first: in table order.
-	 * (i < table_ndialects <= 32 keeps each shift inside the mask.) */
 	uint32_t mine = b ? dialects_of_program(a, b) : 0;
 
-	for (i = 0; i < table_ndialects && mine >> i; i++)
-		if ((mine >> i & 1u) &&
-		    log_fields_read(d = &table_dialects[i], l, s, end))
+	/* The program's records, lowest bit first: in table order.  The
+	 * bits are taken one by one, as qmail's is bit 10. */
+	for (uint32_t m = mine; m; m &= m - 1)
+		if (log_fields_read(d = &table_dialects[__builtin_ctz(m)], l, s,
+		                    end))
 			goto took;
+	/* (i < table_ndialects <= 32 keeps each shift inside the mask.) */
 	for (i = 0; coded && i < table_ndialects; i++)
 		if (!(mine >> i & 1u) &&
 		    (d = &table_dialects[i])->engine == LOG_ENGINE_FIELDS &&
