@@ -85,8 +85,8 @@ struct log_dialect_rec {
 	                                          (logvocab.h's static word) */
 	const char *stage;   /* a fixed stage (logvocab.h), or NULL */
 	struct log_word stage_after; /* the SMTP command answered follows */
-	struct log_word program[LOG_ALTS]; /* syslog tags whose lines are read
-	                                      even without a dotted code */
+	/* Its programs, the syslog tags whose lines are read even without
+	 * a dotted code, are in table_programs below. */
 	bool underscores;    /* the line writes the reply's spaces as '_' */
 	struct log_word auth_failed_reply; /* the reply the MTA sends a
 	                                      client whose login failed, for

@@ -498,8 +498,7 @@ static void write_fields_only(FILE *out, const struct record *r)
 	write_cstr(out, f ? f->value : NULL);
 	fputs(", ", out);
 	write_word(out, get(r, "stage-after"));
-	fputs(", ", out);
-	write_words(out, r, "program", LOG_ALTS);
+	/* Its programs: write_program_masks(). */
 	f = get(r, "underscores");
 	fprintf(out, ", %s", f && strcmp(f->value, "yes") == 0 ? "true"
 	                                                       : "false");
@@ -603,7 +602,7 @@ void write_dialects(FILE *out)
 	}
 	fprintf(out, "\t{NULL, 0, 0, {{NULL, 0}}, {{NULL, 0}}, {NULL, 0}, "
 	        "{NULL, 0}, {NULL, 0}, {{NULL, 0}}, NULL, 0, {{NULL, 0}}, "
-	        "{NULL}, NULL, {NULL, 0}, {{NULL, 0}}, false, {NULL, 0}}\n};\n"
+	        "{NULL}, NULL, {NULL, 0}, false, {NULL, 0}}\n};\n"
 	        "const size_t table_ndialects = %zu;\n", nkept);
 	write_program_masks(out);
 	for (size_t i = 0; i < nkept; i++)
