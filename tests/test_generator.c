@@ -695,6 +695,76 @@ static void test_too_many_layouts(void **state)
 	free(big);
 }
 
+/* The fields engine looks a line's program up in table_programs, whose
+ * masks have a bit per dialect record: one record more than
+ * LOG_DIALECTS_MAX (32) is refused where it is. */
+static void test_too_many_dialects(void **state)
+{
+	size_t len, cap;
+	char *big = good_with_room(32 * 200, &len, &cap);
+	struct run *r = test_malloc(sizeof *r);
+	(void)state;
+	for (int k = 0; k < 32; k++) /* good.txt has one already */
+		len += (size_t)sprintf(big + len, "\ndialect: more-log-%d\n"
+		                       "engine: fields\nname: More %d\n"
+		                       "marker: more%d:\nseparator: ,\n"
+		                       "recipient: rcpt=\nreply-after: \": \"\n"
+		                       "source: More: page\n", k, k, k);
+	assert_true(len < cap);
+	assert_int_equal(gentable(big, r), 1);
+	if (!strstr(r->err, "dialect more-log-31: more than 32 dialects "
+	                    "(LOG_DIALECTS_MAX in src/logs/dialect.h)"))
+		fail_msg("want the 33rd dialect refused; got:\n%s", r->err);
+	/* One fewer is accepted. */
+	big[len - strlen(strstr(big, "\ndialect: more-log-31\n"))] = '\0';
+	if (gentable(big, r) != 0)
+		fail_msg("32 dialects refused:\n%s", r->err);
+	test_free(r);
+	free(big);
+}
+
+/* table_programs: each program once, in the order the records (sorted
+ * by name) first name it, with a bit per record that names it. */
+static void test_programs_written(void **state)
+{
+	static const char more[] =
+	    "\ndialect: aaa-log\nengine: fields\nname: A\nmarker: aaa:\n"
+	    "separator: ,\nrecipient: rcpt=\nreply-after: \": \"\n"
+	    "program: examplemta\nsource: A: page\n"
+	    "\ndialect: zzz-log\nengine: fields\nname: Z\nmarker: zzz:\n"
+	    "separator: ,\nrecipient: rcpt=\nreply-after: \": \"\n"
+	    "program: other\nprogram: examplemta\nprogram: other\n"
+	    "source: Z: page\n";
+	char *good = read_all(GOOD_DATA), path[64], *table, *data;
+	struct run *r = test_malloc(sizeof *r);
+	(void)state;
+	data = malloc(strlen(good) + sizeof more);
+	assert_non_null(data);
+	strcpy(data, good);
+	strcat(data, more);
+	if (gentable(data, r) != 0)
+		fail_msg("refused:\n%s", r->err);
+	snprintf(path, sizeof path, "%s/table.c", dir);
+	table = read_all(path);
+	/* aaa-log is record 0, example-log 1, zzz-log 2. */
+	assert_non_null(strstr(table, "table_programs[] = {\n"
+	                              "\t{{\"examplemta\", 10}, 0x5u},\n"
+	                              "\t{{\"other\", 5}, 0x4u},\n"
+	                              "\t{{NULL, 0}, 0}\n};\n"
+	                              "const size_t table_nprograms = 2;\n"));
+	free(table);
+	/* Without programs, only the end mark. */
+	assert_int_equal(gentable(good, r), 0);
+	table = read_all(path);
+	assert_non_null(strstr(table, "table_programs[] = {\n"
+	                              "\t{{NULL, 0}, 0}\n};\n"
+	                              "const size_t table_nprograms = 0;\n"));
+	free(table);
+	free(data);
+	test_free(r);
+	free(good);
+}
+
 static void test_bad_date(void **state)
 {
 	char path[64];
@@ -780,6 +850,8 @@ int main(void)
 	    cmocka_unit_test(test_layouts_written),
 	    cmocka_unit_test(test_phrase_order),
 	    cmocka_unit_test(test_too_many_layouts),
+	    cmocka_unit_test(test_too_many_dialects),
+	    cmocka_unit_test(test_programs_written),
 	    cmocka_unit_test(test_bad_date),
 	    cmocka_unit_test(test_shared_class),
 	    cmocka_unit_test(test_missing_file),

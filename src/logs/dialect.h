@@ -85,8 +85,8 @@ struct log_dialect_rec {
 	                                          (logvocab.h's static word) */
 	const char *stage;   /* a fixed stage (logvocab.h), or NULL */
 	struct log_word stage_after; /* the SMTP command answered follows */
-	struct log_word program[LOG_ALTS]; /* syslog tags whose lines are read
-	                                      even without a dotted code */
+	/* Its programs, the syslog tags whose lines are read even without
+	 * a dotted code, are in table_programs below. */
 	bool underscores;    /* the line writes the reply's spaces as '_' */
 	struct log_word auth_failed_reply; /* the reply the MTA sends a
 	                                      client whose login failed, for
@@ -97,9 +97,22 @@ struct log_dialect_rec {
 };
 
 /* In table.c, generated from data/logs/ (sorted by name); the fields
- * engine's are tried in this order. */
+ * engine's are tried in this order.  At most LOG_DIALECTS_MAX of them
+ * (the generator refuses more): a log_program's mask has a bit each. */
+#define LOG_DIALECTS_MAX 32
 extern const struct log_dialect_rec table_dialects[];
 extern const size_t table_ndialects;
+/* A program that some records name (program:), with the records that
+ * name it, bit i for table_dialects[i]: the line's syslog tag is looked
+ * up once here, not in every record's programs. */
+struct log_program {
+	struct log_word name;
+	uint32_t dialects;
+};
+/* Each program once, in the order the records first name them; then
+ * {{NULL, 0}, 0}, so that the array is not empty without programs. */
+extern const struct log_program table_programs[];
+extern const size_t table_nprograms;
 /* The records' programs at a glance, so that most lines' syslog tags are
  * passed by two tests: bit n of table_program_lengths is set when some
  * program is n bytes long (1 to 63), bit c of table_program_firsts when

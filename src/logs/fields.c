@@ -293,25 +293,25 @@ static const char *program_of(const char *s, const char *end, const char **a)
 	return b;
 }
 
-/* Whether a program of some record may be [a, b): its length and first
- * byte, by the generator's masks. */
-static bool may_be_program(const char *a, const char *b)
+/* The data dialects whose records name program [a, b), as the mask of
+ * table_programs (bit i: table_dialects[i]), 0 when none does.  Most
+ * lines' tags are passed by the generator's masks of the programs'
+ * lengths and first bytes; the rest are compared length first. */
+static uint32_t dialects_of_program(const char *a, const char *b)
 {
 	size_t n = (size_t)(b - a);
-	unsigned char c = (unsigned char)*a;
+	unsigned char c;
 
-	return n > 0 && n < 64 && (table_program_lengths >> n & 1u) &&
-	       (table_program_firsts[c >> 3] >> (c & 7) & 1u);
-}
-
-/* Whether d names [a, a + n) among its programs. */
-static bool program_is(const struct log_dialect_rec *d, const char *a,
-                       size_t n)
-{
-	for (size_t j = 0; j < LOG_ALTS && d->program[j].len; j++)
-		if (d->program[j].len == n && memcmp(d->program[j].s, a, n) == 0)
-			return true;
-	return false;
+	if (n == 0 || n >= 64 || !(table_program_lengths >> n & 1u))
+		return 0;
+	c = (unsigned char)*a;
+	if (!(table_program_firsts[c >> 3] >> (c & 7) & 1u))
+		return 0;
+	for (size_t i = 0; i < table_nprograms; i++)
+		if (table_programs[i].name.len == n &&
+		    scan_same(table_programs[i].name.s, a, n))
+			return table_programs[i].dialects;
+	return 0;
 }
 
 /*
@@ -330,15 +330,18 @@ bool log_fields_line(struct smtpcode_logline *l, const char *s,
 	const char *a = NULL, *b = program_of(s, end, &a);
 	const struct log_dialect_rec *d;
 	size_t i;
-	bool tagged = b && may_be_program(a, b);
+	uint32_t mine = b ? dialects_of_program(a, b) : 0;
 
-	for (i = 0; tagged && i < table_ndialects; i++)
-		if (program_is(d = &table_dialects[i], a, (size_t)(b - a)) &&
-		    log_fields_read(d, l, s, end))
+	/* The program's records, lowest bit first: in table order.  The
+	 * bits are taken one by one, as qmail's is bit 10. */
+	for (uint32_t m = mine; m; m &= m - 1)
+		if (log_fields_read(d = &table_dialects[__builtin_ctz(m)], l, s,
+		                    end))
 			goto took;
+	/* (i < table_ndialects <= 32 keeps each shift inside the mask.) */
 	for (i = 0; coded && i < table_ndialects; i++)
-		if ((d = &table_dialects[i])->engine == LOG_ENGINE_FIELDS &&
-		    !(tagged && program_is(d, a, (size_t)(b - a))) &&
+		if (!(mine >> i & 1u) &&
+		    (d = &table_dialects[i])->engine == LOG_ENGINE_FIELDS &&
 		    log_fields_read(d, l, s, end))
 			goto took;
 	return false;

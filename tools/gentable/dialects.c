@@ -307,6 +307,14 @@ void check_dialect(const struct record *r)
 	size_t nmarkers = 0;
 	char buf[MAX_WORD + 8];
 
+	/* A record past LOG_DIALECTS_MAX would have no bit in the masks of
+	 * table_programs (write_program_masks()). */
+	static size_t ndialects;
+
+	if (++ndialects == LOG_DIALECTS_MAX + 1)
+		fail(r->file, r->line, "dialect %s: more than %d dialects "
+		     "(LOG_DIALECTS_MAX in src/logs/dialect.h)", r->codetext,
+		     LOG_DIALECTS_MAX);
 	if (!get(r, "name"))
 		fail(r->file, r->line, "dialect %s: missing 'name'", r->codetext);
 	if (!f) {
@@ -490,35 +498,73 @@ static void write_fields_only(FILE *out, const struct record *r)
 	write_cstr(out, f ? f->value : NULL);
 	fputs(", ", out);
 	write_word(out, get(r, "stage-after"));
-	fputs(", ", out);
-	write_words(out, r, "program", LOG_ALTS);
+	/* Its programs: write_program_masks(). */
 	f = get(r, "underscores");
 	fprintf(out, ", %s", f && strcmp(f->value, "yes") == 0 ? "true"
 	                                                       : "false");
 }
 
-/* table_program_lengths and table_program_firsts (dialect.h). */
+/* Whether one of the first n fields of r is program: v. */
+static bool names_program(const struct record *r, size_t n, const char *v)
+{
+	char buf[MAX_WORD + 8];
+
+	for (size_t k = 0; k < n; k++)
+		if (strcmp(r->fields[k].def->name, "program") == 0 &&
+		    unquote(&r->fields[k], buf, sizeof buf) &&
+		    strcmp(buf, v) == 0)
+			return true;
+	return false;
+}
+
+/* Whether v is named by a record before kept[i] or by one of its fields
+ * before field k. */
+static bool named_before(size_t i, size_t k, const char *v)
+{
+	for (size_t j = 0; j < i; j++)
+		if (names_program(&kept[j], kept[j].nfields, v))
+			return true;
+	return names_program(&kept[i], k, v);
+}
+
+/* table_programs (dialect.h): each program once, where a record first
+ * names it, with the mask of the records that name it (bit i: kept[i],
+ * table_dialects[i]; check_dialect() lets no more than LOG_DIALECTS_MAX
+ * through).  Then table_program_lengths and table_program_firsts, the
+ * prefilter that passes most lines' tags before the lookup. */
 static void write_program_masks(FILE *out)
 {
 	unsigned long long lengths = 0;
 	unsigned char firsts[32] = {0};
+	size_t nprograms = 0;
 
+	fputs("const struct log_program table_programs[] = {\n", out);
 	for (size_t i = 0; i < nkept; i++)
 		for (size_t k = 0; k < kept[i].nfields; k++) {
 			const struct field *f = &kept[i].fields[k];
 			char buf[MAX_WORD + 8];
+			unsigned long dialects = 0;
 			size_t n;
 			unsigned char c;
 			if (strcmp(f->def->name, "program") != 0 ||
-			    !unquote(f, buf, sizeof buf))
+			    !unquote(f, buf, sizeof buf) || named_before(i, k, buf))
 				continue;
+			for (size_t j = i; j < nkept; j++)
+				if (names_program(&kept[j], kept[j].nfields, buf))
+					dialects |= 1ul << j;
+			fputs("\t{{", out);
+			write_word_text(out, buf);
+			fprintf(out, "}, 0x%lxu},\n", dialects);
+			nprograms++;
 			n = strlen(buf);
 			c = (unsigned char)buf[0];
 			lengths |= 1ull << n; /* n <= 63: check_fields_only() */
 			firsts[c >> 3] |= (unsigned char)(1u << (c & 7));
 		}
-	fprintf(out, "const uint64_t table_program_lengths = 0x%llxu;\n"
-	        "const uint8_t table_program_firsts[32] = {", lengths);
+	fprintf(out, "\t{{NULL, 0}, 0}\n};\n"
+	        "const size_t table_nprograms = %zu;\n"
+	        "const uint64_t table_program_lengths = 0x%llxu;\n"
+	        "const uint8_t table_program_firsts[32] = {", nprograms, lengths);
 	for (size_t i = 0; i < 32; i++)
 		fprintf(out, "%s%u", i ? ", " : "", firsts[i]);
 	fputs("};\n", out);
@@ -556,7 +602,7 @@ void write_dialects(FILE *out)
 	}
 	fprintf(out, "\t{NULL, 0, 0, {{NULL, 0}}, {{NULL, 0}}, {NULL, 0}, "
 	        "{NULL, 0}, {NULL, 0}, {{NULL, 0}}, NULL, 0, {{NULL, 0}}, "
-	        "{NULL}, NULL, {NULL, 0}, {{NULL, 0}}, false, {NULL, 0}}\n};\n"
+	        "{NULL}, NULL, {NULL, 0}, false, {NULL, 0}}\n};\n"
 	        "const size_t table_ndialects = %zu;\n", nkept);
 	write_program_masks(out);
 	for (size_t i = 0; i < nkept; i++)
