@@ -101,6 +101,9 @@ static const struct want postfix[] = {
     {"postfix", "rejected", "data", "reject", "tom@example.com",
      "unknown[192.0.2.89]", "554 5.5.1",
      "554 5.5.1 Error: no valid recipients"},
+    /* ... and the one it sends when its auth server did not answer. */
+    {"postfix", "auth-failed", "auth", "auth", NULL, "unknown[192.0.2.90]",
+     "454 4.7.0", "454 4.7.0 Temporary authentication failure"},
 };
 
 static const struct want exim[] = {

@@ -59,6 +59,9 @@ static const struct want courier_want[] = {
     {9, "courier", NULL, "", "",
      "frank@example.com", "", "",
      "maildrop: maildir over quota."},
+    {10, "courier", "auth", "auth-failed", "",
+     "", "::ffff:198.51.100.24", "535",
+     "535 Authentication failed."},
     {0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -86,16 +89,19 @@ static const struct want qmail_want[] = {
      "Sorry,_I_couldn't_find_any_host_named_nowhere.example._(#5.1.2)"},
     {14, "qmail", "reject", "rejected", "",
      "", "", "421",
-     "421 unable to read controls (#4.3.0)"},
+     "421 badiprbl: ip 192.0.2.65 rbl: zen.example.org"},
     {15, "qmail", "reject", "rejected", "",
-     "", "", "553",
-     "553 sorry, that domain isn't in my list of allowed rcpthosts (#5.7.1)"},
+     "", "", "421",
+     "421 badiprbl: ip 198.51.100.80 rbl: bl.example.org"},
     {16, "qmail", "reject", "rejected", "connect",
      "", "", "451",
      "451 Blocked: listed at bl.example.org, see http://bl.example.org/q?192.0.2.66"},
     {17, "qmail", "reject", "rejected", "connect",
      "", "", "553 5.7.1",
      "553 5.7.1 Your address is on our blocklist"},
+    {18, "qmail", "reject", "rejected", "connect",
+     "", "", "451",
+     "451 http://bl.example.org/q?192.0.2.67"},
     {0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -323,6 +323,30 @@ static const struct mutation mutations[] = {
 	 "101: auth-failed-reply: 'failed' is not a reply"},
 	{"reply-after: \": \"\n", "reply-after: \": \"\nauth-failed-reply: 535 5.7.8 x\n",
 	 "100: engine fields reads no 'auth-failed-reply'"},
+	/* auth-temp-reply: "TEXT" and a 4xx reply, beside an
+	 * auth-failed-reply */
+	{"engine: fields\nname: Example MTA log\nmarker: examplemta:\nseparator: ,\nrecipient: rcpt=\nhost: host=\nreply-after: \": \"\n",
+	 "engine: postfix\nname: Example MTA log\nmarker: examplemta:\n"
+	 "recipient: to=\nhost: relay=\nstatus: status=\ndsn: dsn=\n"
+	 "reply-after: \" said: \"\nauth-failed-reply: 535 5.7.8 Error\n"
+	 "auth-temp-reply: \"lost the server\" 454 4.7.0 Try later\n", ""},
+	{"engine: fields\nname: Example MTA log\nmarker: examplemta:\nseparator: ,\nrecipient: rcpt=\nhost: host=\nreply-after: \": \"\n",
+	 "engine: postfix\nname: Example MTA log\nmarker: examplemta:\n"
+	 "recipient: to=\nhost: relay=\nstatus: status=\ndsn: dsn=\n"
+	 "reply-after: \" said: \"\nauth-failed-reply: 535 5.7.8 Error\n"
+	 "auth-temp-reply: lost 454 4.7.0 Try later\n",
+	 "102: auth-temp-reply: 'lost 454 4.7.0 Try later' is not \"TEXT\" and a reply"},
+	{"engine: fields\nname: Example MTA log\nmarker: examplemta:\nseparator: ,\nrecipient: rcpt=\nhost: host=\nreply-after: \": \"\n",
+	 "engine: postfix\nname: Example MTA log\nmarker: examplemta:\n"
+	 "recipient: to=\nhost: relay=\nstatus: status=\ndsn: dsn=\n"
+	 "reply-after: \" said: \"\nauth-failed-reply: 535 5.7.8 Error\n"
+	 "auth-temp-reply: \"lost the server\" 535 5.7.8 No\n",
+	 "102: auth-temp-reply: '535 5.7.8 No' is not a reply with a 4xx code"},
+	{"engine: fields\nname: Example MTA log\nmarker: examplemta:\nseparator: ,\nrecipient: rcpt=\nhost: host=\nreply-after: \": \"\n",
+	 "engine: postfix\nname: Example MTA log\nmarker: examplemta:\n"
+	 "recipient: to=\nhost: relay=\nstatus: status=\ndsn: dsn=\n"
+	 "reply-after: \" said: \"\nauth-temp-reply: \"lost the server\" 454 4.7.0 Try later\n",
+	 "101: auth-temp-reply without an auth-failed-reply"},
 
 	/* what a fields record says of its lines (issue 21): side, status
 	 * words, stage, programs, underscores, reports-as */

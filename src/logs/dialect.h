@@ -94,6 +94,10 @@ struct log_dialect_rec {
 	                                      without it (Postfix's "SASL
 	                                      LOGIN authentication failed");
 	                                      len 0: none */
+	struct log_word auth_temp_words, auth_temp_reply; /* the reply sent
+	                                      instead when the failure's
+	                                      reason holds these words (the
+	                                      auth service did not answer) */
 };
 
 /* In table.c, generated from data/logs/ (sorted by name); the fields

@@ -262,22 +262,27 @@ bool log_fields_read(const struct log_dialect_rec *d,
 	return true;
 }
 
-/*
- * The program that wrote line [s, end), [*a, returned end): its syslog
- * tag, the word before the line's first ": " ("courieresmtpd:",
- * "haraka[123]:", its pid dropped), or, when that word is a number
- * (multilog's "delivery 42:"), the word before it; NULL when there is
- * none.  Looked for within the line's first 128 bytes: one scan of a
- * short prefix, then the short walk back over the tag.
- */
-static const char *program_of(const char *s, const char *end, const char **a)
+/* The end of splogger's stamp ("1157520813.485077 ", seconds and
+ * microseconds) at p, or NULL when none is there. */
+static const char *after_stamp(const char *p, const char *end)
 {
-	const char *lim = end - s > 128 ? s + 128 : end;
-	const char *b = scan_pair(s, lim, ':', ' ', 1), *p;
+	const char *q = p;
+
+	while (q < end && is_digit(*q))
+		q++;
+	if (q == p || q >= end || *q++ != '.' || q >= end || !is_digit(*q))
+		return NULL;
+	while (q < end && is_digit(*q))
+		q++;
+	return q < end && *q == ' ' ? q + 1 : NULL;
+}
+
+/* The tag whose ':' is at b, in [s, b): see program_of(). */
+static const char *tag_before(const char *s, const char *b, const char **a)
+{
+	const char *p;
 	size_t n;
 
-	if (!b)
-		return NULL;
 	if (b > s && b[-1] == ']' && (p = scan_last(s, b, '[')) != NULL)
 		b = p;
 	p = (p = scan_last(s, b, ' ')) != NULL ? p + 1 : s;
@@ -291,6 +296,30 @@ static const char *program_of(const char *s, const char *end, const char **a)
 	}
 	*a = p;
 	return b;
+}
+
+/*
+ * The program that wrote line [s, end), [*a, returned end): its syslog
+ * tag, the word before the line's first ": " ("courieresmtpd:",
+ * "haraka[123]:", its pid dropped), or, when that word is a number
+ * (multilog's "delivery 42:"), the word before it; NULL when there is
+ * none.  A program logging through splogger has its tag, then a stamp,
+ * then its own name ("qmail: 1157520813.485077 rblsmtpd: 192.0.2.7 pid
+ * 42: 451 ..."): that name is the program then.  Looked for within the
+ * line's first 128 bytes: a scan of a short prefix, then the short walk
+ * back over the tag.
+ */
+static const char *program_of(const char *s, const char *end, const char **a)
+{
+	const char *lim = end - s > 128 ? s + 128 : end;
+	const char *b = scan_pair(s, lim, ':', ' ', 1), *r, *c;
+
+	if (!b)
+		return NULL;
+	if ((r = after_stamp(b + 2, lim)) != NULL &&
+	    (c = scan_pair(r, lim, ':', ' ', 1)) != NULL)
+		return tag_before(r, c, a);
+	return tag_before(s, b, a);
 }
 
 /* The data dialects whose records name program [a, b), as the mask of

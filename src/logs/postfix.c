@@ -501,17 +501,29 @@ bool log_postfix_reject(struct smtpcode_logline *l, const char *s,
 /* ---- Postfix's failed logins: "warning: unknown[192.0.2.7]: SASL LOGIN
  * authentication failed: UGFzc3dvcmQ6" ---- */
 
-/* The reply smtpd sends for a failed login, which its line leaves out:
- * the record of data/logs/ says it (auth-failed-reply), read once per
- * such line; absent (len 0) when the record gives none. */
-static struct smtpcode_text auth_failed_reply(void)
+static struct smtpcode_text word_span(const struct log_word *w)
 {
-	for (size_t i = 0; i < table_ndialects; i++)
-		if (table_dialects[i].engine == LOG_ENGINE_POSTFIX &&
-		    table_dialects[i].auth_failed_reply.len)
-			return span(table_dialects[i].auth_failed_reply.s,
-			            table_dialects[i].auth_failed_reply.s +
-			                table_dialects[i].auth_failed_reply.len);
+	return span(w->s, w->s + w->len);
+}
+
+/* The reply smtpd sends for a failed login whose reason is [r, end),
+ * which its line leaves out: the record of data/logs/ says it
+ * (auth-failed-reply; auth-temp-reply when the reason says the auth
+ * service did not answer), read once per such line; absent (len 0) when
+ * the record gives none. */
+static struct smtpcode_text auth_failed_reply(const char *r, const char *end)
+{
+	for (size_t i = 0; i < table_ndialects; i++) {
+		const struct log_dialect_rec *d = &table_dialects[i];
+		if (d->engine != LOG_ENGINE_POSTFIX || !d->auth_failed_reply.len)
+			continue;
+		/* (two bytes at least: the generator's check) */
+		if (d->auth_temp_words.len >= 2 &&
+		    find(r, end, d->auth_temp_words.s, d->auth_temp_words.len, 0,
+		         d->auth_temp_words.len - 1u))
+			return word_span(&d->auth_temp_reply);
+		return word_span(&d->auth_failed_reply);
+	}
 	return span(NULL, NULL);
 }
 
@@ -532,7 +544,7 @@ bool log_postfix_auth(struct smtpcode_logline *l, const char *s,
 	l->status = LOG_WORD(LOG_STATUS_AUTH_FAILED);
 	l->stage = LOG_WORD(LOG_STAGE_AUTH);
 	l->relay = span(w + sizeof "warning: " - 1, sasl);
-	r = auth_failed_reply();
+	r = auth_failed_reply(a, end);
 	if (r.len && smtpcode_parse(r.s, r.len, &l->code) == SMTPCODE_OK)
 		l->reply = r;
 	else

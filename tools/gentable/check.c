@@ -297,7 +297,8 @@ static int allowed(enum record_kind kind, const struct keydef *def)
 	static const char *const dialect[] = {"dialect", "engine", "name",
 	    "marker", "separator", "recipient", "host", "status", "dsn", "reply-after",
 	    "reports-as", "side", "status-word", "stage", "stage-after", "program",
-	    "underscores", "auth-failed-reply", "source", "note", NULL};
+	    "underscores", "auth-failed-reply", "auth-temp-reply", "source", "note",
+	    NULL};
 	static const char *const wording[] = {"reason-words", "priority",
 	                                      "phrase", "note", NULL};
 	static const char *const synonyms[] = {"synonyms", "phrase", "note",

@@ -300,6 +300,58 @@ static void check_auth_failed_reply(const struct record *r,
 		     "with a 4xx or 5xx code (\"535 5.7.8 text\")", v);
 }
 
+/*
+ * 'auth-temp-reply: "TEXT" REPLY': the reply sent instead of the
+ * auth-failed-reply when the failure's reason holds TEXT, which says the
+ * authentication service could not answer rather than that the password
+ * was wrong (Postfix: "454 4.7.0 Temporary authentication failure" when
+ * it lost its Dovecot auth server).  A 4xx reply, with an
+ * auth-failed-reply beside it.  Its text into *text, its reply into
+ * *reply (pointing into buf); false (reported) when it is not one.
+ */
+static bool auth_temp_reply(const struct field *g, char *buf, size_t size,
+                            const char **text, const char **reply)
+{
+	const char *v = g->value, *q = v[0] == '"' ? strchr(v + 1, '"') : NULL;
+	struct smtpcode_query c;
+	size_t n = q ? (size_t)(q - v - 1) : 0;
+
+	if (!q || n < 2 || q[1] != ' ' || !q[2]) {
+		fail(g->file, g->line, "auth-temp-reply: '%s' is not \"TEXT\" "
+		     "and a reply", v);
+		return false;
+	}
+	if (n > MAX_WORD || strlen(q + 2) > MAX_WORD ||
+	    n + 1 + strlen(q + 2) + 1 > size) {
+		fail(g->file, g->line, "auth-temp-reply: '%s' is longer than %d "
+		     "bytes", v, MAX_WORD);
+		return false;
+	}
+	memcpy(buf, v + 1, n);
+	buf[n] = '\0';
+	*text = buf;
+	*reply = strcpy(buf + n + 1, q + 2);
+	if (smtpcode_parse(*reply, strlen(*reply), &c) != SMTPCODE_OK ||
+	    c.basic / 100 != 4) {
+		fail(g->file, g->line, "auth-temp-reply: '%s' is not a reply "
+		     "with a 4xx code (\"454 4.7.0 text\")", *reply);
+		return false;
+	}
+	return true;
+}
+
+static void check_auth_temp_reply(const struct record *r)
+{
+	const struct field *g = get(r, "auth-temp-reply");
+	char buf[MAX_WORD * 4];
+	const char *text, *reply;
+
+	if (g && auth_temp_reply(g, buf, sizeof buf, &text, &reply) &&
+	    !get(r, "auth-failed-reply"))
+		fail(g->file, g->line, "auth-temp-reply without an "
+		     "auth-failed-reply (the reply it replaces)");
+}
+
 void check_dialect(const struct record *r)
 {
 	const struct field *f = get(r, "engine"), *sep;
@@ -343,6 +395,7 @@ void check_dialect(const struct record *r)
 		fail(sep->file, sep->line, "separator: '%s' is not one character "
 		     "(',', or \" \" for a space)", sep->value);
 	check_auth_failed_reply(r, e);
+	check_auth_temp_reply(r);
 	if (e->id != LOG_ENGINE_FIELDS) {
 		/* A built-in engine: the record says what the code reads. */
 		for (size_t k = 0; k < NFIELDS_ONLY; k++)
@@ -421,6 +474,24 @@ static void write_word_text(FILE *out, const char *v)
 	for (; *v; v++) /* the checks let through no control bytes */
 		fprintf(out, *v == '"' || *v == '\\' ? "\\%c" : "%c", *v);
 	fprintf(out, "\", %zu", n);
+}
+
+/* An auth-temp-reply as C: its text's word and its reply's, after a
+ * ", " each; {NULL, 0} twice when absent. */
+static void write_auth_temp_reply(FILE *out, const struct field *g)
+{
+	char buf[MAX_WORD * 4];
+	const char *text, *reply;
+
+	if (!g || !auth_temp_reply(g, buf, sizeof buf, &text, &reply)) {
+		fputs(", {NULL, 0}, {NULL, 0}", out);
+		return;
+	}
+	fputs(", {", out);
+	write_word_text(out, text);
+	fputs("}, {", out);
+	write_word_text(out, reply);
+	fputc('}', out);
 }
 
 /* A word as C: {"text", length}; {NULL, 0} when absent. */
@@ -598,11 +669,13 @@ void write_dialects(FILE *out)
 		write_fields_only(out, r);
 		fputs(", ", out);
 		write_word(out, get(r, "auth-failed-reply"));
+		write_auth_temp_reply(out, get(r, "auth-temp-reply"));
 		fputs("},\n", out);
 	}
 	fprintf(out, "\t{NULL, 0, 0, {{NULL, 0}}, {{NULL, 0}}, {NULL, 0}, "
 	        "{NULL, 0}, {NULL, 0}, {{NULL, 0}}, NULL, 0, {{NULL, 0}}, "
-	        "{NULL}, NULL, {NULL, 0}, false, {NULL, 0}}\n};\n"
+	        "{NULL}, NULL, {NULL, 0}, false, {NULL, 0}, {NULL, 0}, "
+	        "{NULL, 0}}\n};\n"
 	        "const size_t table_ndialects = %zu;\n", nkept);
 	write_program_masks(out);
 	for (size_t i = 0; i < nkept; i++)

@@ -87,6 +87,7 @@ const struct keydef keydefs[] = {
 	{"program", LIST, DIALECT_KEY, 0},
 	{"underscores", SCALAR_TEXT, DIALECT_KEY, 0},
 	{"auth-failed-reply", SCALAR_TEXT, DIALECT_KEY, 0},
+	{"auth-temp-reply", SCALAR_TEXT, DIALECT_KEY, 0},
 };
 const size_t nkeydefs = sizeof keydefs / sizeof keydefs[0];
 
