@@ -102,6 +102,10 @@ static const struct want qmail_want[] = {
     {18, "qmail", "reject", "rejected", "connect",
      "", "", "451",
      "451 http://bl.example.org/q?192.0.2.67"},
+    {19, "qmail", "delivery", "bounced", "",
+     "", "", "550 5.1.1",
+     "550 5.1.1 <nobody@example.com>: Recipient address rejected: User "
+     "unknown"},
     {0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
