@@ -115,36 +115,50 @@ enum smtpcode_log_format smtpcode_event_format(const struct smtpcode_event *e)
 	return e->line.format;
 }
 
-/* Called for every record of a log: the lengths are compared first, and
- * the bytes only of the one or two words of the same length. */
+/* Whether status, of w's length, is the word w: by its address (the
+ * readers set the words themselves, whose copies the linker merges),
+ * else by its bytes (a constant count, which the compiler compares in a
+ * load or two). */
+#define IS_STATUS(status, w) \
+	((status).s == (w) || memcmp((status).s, (w), sizeof(w) - 1) == 0)
+
+/* Called for every record of a log: by length first, then the bytes of
+ * the one or two words of that length. */
 enum smtpcode_log_side log_side_of(struct smtpcode_text status)
 {
-#define SIDE(w, side) {(w), sizeof(w) - 1, (side)}
-	static const struct {
-		const char *word;
-		size_t len;
-		enum smtpcode_log_side side;
-	} sides[] = {
-		SIDE(LOG_STATUS_SENT, SMTPCODE_SIDE_DELIVERY),
-		SIDE(LOG_STATUS_DEFERRED, SMTPCODE_SIDE_DELIVERY),
-		SIDE(LOG_STATUS_BOUNCED, SMTPCODE_SIDE_DELIVERY),
-		SIDE(LOG_STATUS_EXPIRED, SMTPCODE_SIDE_DELIVERY),
-		SIDE(LOG_STATUS_COMPLAINED, SMTPCODE_SIDE_DELIVERY),
-		SIDE(LOG_STATUS_REJECTED, SMTPCODE_SIDE_REJECT),
-		SIDE(LOG_STATUS_WARNED, SMTPCODE_SIDE_REJECT),
-		SIDE(LOG_STATUS_DISCARDED, SMTPCODE_SIDE_REJECT),
-		SIDE(LOG_STATUS_AUTH_FAILED, SMTPCODE_SIDE_AUTH),
-	};
-#undef SIDE
-	/* The readers set the words themselves, whose copies the linker
-	 * merges: most statuses are known by their address. */
-	for (size_t i = 0; i < sizeof sides / sizeof *sides; i++)
-		if (status.s == sides[i].word && status.len == sides[i].len)
-			return sides[i].side;
-	for (size_t i = 0; i < sizeof sides / sizeof *sides; i++)
-		if (status.len == sides[i].len &&
-		    memcmp(status.s, sides[i].word, status.len) == 0)
-			return sides[i].side;
+	switch (status.len) {
+	case sizeof LOG_STATUS_SENT - 1:
+		if (IS_STATUS(status, LOG_STATUS_SENT))
+			return SMTPCODE_SIDE_DELIVERY;
+		break;
+	case sizeof LOG_STATUS_WARNED - 1:
+		if (IS_STATUS(status, LOG_STATUS_WARNED))
+			return SMTPCODE_SIDE_REJECT;
+		break;
+	case sizeof LOG_STATUS_BOUNCED - 1: /* and expired */
+		if (IS_STATUS(status, LOG_STATUS_BOUNCED) ||
+		    IS_STATUS(status, LOG_STATUS_EXPIRED))
+			return SMTPCODE_SIDE_DELIVERY;
+		break;
+	case sizeof LOG_STATUS_DEFERRED - 1: /* and rejected */
+		if (IS_STATUS(status, LOG_STATUS_DEFERRED))
+			return SMTPCODE_SIDE_DELIVERY;
+		if (IS_STATUS(status, LOG_STATUS_REJECTED))
+			return SMTPCODE_SIDE_REJECT;
+		break;
+	case sizeof LOG_STATUS_DISCARDED - 1:
+		if (IS_STATUS(status, LOG_STATUS_DISCARDED))
+			return SMTPCODE_SIDE_REJECT;
+		break;
+	case sizeof LOG_STATUS_COMPLAINED - 1:
+		if (IS_STATUS(status, LOG_STATUS_COMPLAINED))
+			return SMTPCODE_SIDE_DELIVERY;
+		break;
+	case sizeof LOG_STATUS_AUTH_FAILED - 1:
+		if (IS_STATUS(status, LOG_STATUS_AUTH_FAILED))
+			return SMTPCODE_SIDE_AUTH;
+		break;
+	}
 	return SMTPCODE_SIDE_UNKNOWN;
 }
 

@@ -317,8 +317,10 @@ static const char *program_of(const char *s, const char *end, const char **a)
 	if (!b)
 		return NULL;
 	if ((r = after_stamp(b + 2, lim)) != NULL &&
-	    (c = scan_pair(r, lim, ':', ' ', 1)) != NULL)
-		return tag_before(r, c, a);
+	    (c = scan_pair(r, lim, ':', ' ', 1)) != NULL) {
+		s = r;
+		b = c;
+	}
 	return tag_before(s, b, a);
 }
 
