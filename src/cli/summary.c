@@ -97,6 +97,10 @@ struct group {
 /* At most this many groups in a map: the index's 32-bit entries hold
  * their positions + 1. */
 #define MAP_MAX ((size_t)1 << 30)
+/* Reasons of rejects' words kept (a power of two), and the longest key
+ * kept: see reject_reason(). */
+#define WORDINGS_KEPT 64
+#define WORDING_KEY_MAX 200
 
 /* Groups in order of arrival (indices stay valid as it grows), found
  * through an open-addressing index of their positions + 1 (0: empty). */
@@ -118,6 +122,12 @@ struct summary {
 	struct map reasons, reject_clients, auth_clients;
 	unsigned long unlisted_rejects, unlisted_auth;
 	const char *failed; /* why counting stopped, or NULL */
+	struct kept_wording { /* reject_reason()'s, by a key's hash */
+		uint64_t hash;
+		int reason;
+		unsigned char len; /* 0: none kept */
+		char key[WORDING_KEY_MAX];
+	} wordings[WORDINGS_KEPT];
 };
 
 /* Counting stopped for why: the first reason is the one told. */
@@ -732,6 +742,60 @@ static struct group *reason_group(struct summary *s, uint32_t cid,
 	return g;
 }
 
+/* The key of reply's wording into key (WORDING_KEY_MAX bytes): its bytes
+ * without what a closed <...> encloses, which the matcher passes over as
+ * past_enclosed() in wording.c finds it (a phrase holds no '<' or '>':
+ * datafmt.c); its length, 0 when it does not fit. */
+static size_t wording_key(struct smtpcode_text reply, char *key)
+{
+	const char *p = reply.s, *end = reply.s + reply.len;
+	size_t n = 0;
+
+	while (p < end) {
+		const char *lt = scan_byte(p, end, '<');
+		const char *gt = lt ? scan_byte(lt + 1, end, '>') : NULL;
+		/* Through the '<' of a closed <...>, else to the end (a '<'
+		 * that no '>' closes is a byte like the others, and so is
+		 * every '<' after it). */
+		size_t m = (size_t)((gt ? lt + 1 : end) - p);
+		if (n + m + 1 > WORDING_KEY_MAX)
+			return 0;
+		memcpy(key + n, p, m);
+		n += m;
+		if (!gt)
+			break;
+		key[n++] = '>';
+		p = gt + 1;
+	}
+	return n;
+}
+
+/* The reason the words of a reject's reply give (0: none), kept for the
+ * next: a log's refusals repeat a few wordings, each with another
+ * address in <...>, which the key leaves out.  A slot is taken by the
+ * key's hash (this summary's own key: the replies are others' words),
+ * and a key is compared whole before its reason is used. */
+static int reject_reason(struct summary *s, struct smtpcode_text reply)
+{
+	char key[WORDING_KEY_MAX];
+	size_t n = reply.len ? wording_key(reply, key) : 0;
+	struct smtpcode_wording w;
+	struct kept_wording *k;
+	uint64_t hash;
+
+	if (n == 0) /* none, or too long to keep: its words read again */
+		return wording_of(reply.s, reply.len, &w) ? w.reason : 0;
+	hash = sip13(&s->key, key, n);
+	k = &s->wordings[hash & (WORDINGS_KEPT - 1)];
+	if (k->len == n && k->hash == hash && memcmp(k->key, key, n) == 0)
+		return k->reason;
+	k->reason = wording_of(reply.s, reply.len, &w) ? w.reason : 0;
+	k->hash = hash;
+	k->len = (unsigned char)n;
+	memcpy(k->key, key, n);
+	return k->reason;
+}
+
 /* A line of the receiving side (side reject or auth): counted by its
  * client (host) and, for a reject with a code, by the code and the
  * reason its reply's words give. */
@@ -749,13 +813,10 @@ static void add_receiving(struct summary *s, enum smtpcode_log_side side,
 		s->auth_failures++;
 	if (s->failed)
 		return;
-	if (reject && q) {
-		struct smtpcode_wording w;
-		if (!wording_of(reply.s, reply.len, &w))
-			w.reason = 0;
-		if ((g = reason_group(s, code_number(q), (uint32_t)w.reason)) != NULL)
-			g->count++;
-	}
+	if (reject && q &&
+	    (g = reason_group(s, code_number(q),
+	                      (uint32_t)reject_reason(s, reply))) != NULL)
+		g->count++;
 	if (!host.len)
 		return;
 	g = client_group(s, reject ? &s->reject_clients : &s->auth_clients,

@@ -93,6 +93,19 @@ Failed logins: 0 lines"
 		[(.rejects_by_client | length), (.rejects_by_client[0] | [.client, .count]),
 		 ([.rejects_by_client[].count] | add) + .rejects_by_client_unlisted]')" \
 		'[4096,["unknown[192.0.2.99]",300],5300]'
+	# A reject's reason from its words, kept per wording without what
+	# <...> encloses (summary.c): the same as read anew each time, an
+	# unclosed '<' a byte like the others, a closed one hiding words (the
+	# line's reason is then its code's, 5.7.1's policyviolation).
+	for r in '<a@example.com>: Relay access denied' \
+		'<b@example.com>: Relay access denied' \
+		'<Relay access denied' '<Relay access denied>' \
+		'<c@example.com>: Relay access denied'; do
+		printf 'May  2 09:02:00 mx1 postfix/smtpd[1]: NOQUEUE: reject: RCPT from unknown[192.0.2.7]: 554 5.7.1 %s; from=<a@example.net> to=<b@example.com> proto=ESMTP helo=<x>\n' "$r"
+	done >"$tmp/words.log"
+	expect "reasons kept by wording" "$("$bin" --summary --json "$tmp/words.log" |
+		jq -c '[.receiving.rejects_by_reason[] | [.reason, .count]]')" \
+		'[["norelaying",4],["policyviolation",1]]'
 	finish
 fi
 finish "the receiving side's checks wait for smtpd's status \"rejected\""
