@@ -448,16 +448,17 @@ verdict_of(struct log_ctx *c, enum record_format format,
 	return v;
 }
 
-/* The origin of the record of c->line, whole (only JSON shows the codes
- * as seen): each key of record_fields.def. */
 /* Whether --extract writes one value of each record (--field). */
 static inline bool one_value(const struct log_options *o)
 {
 	return o->mode == LOG_EXTRACT && (o->record_key >= 0 || o->field >= 0);
 }
 
-static void set_origin(struct log_ctx *c, unsigned long lineno,
-                       enum record_format format)
+/* The origin of the record of c->line, whole (only JSON shows the codes
+ * as seen): each key of record_fields.def.  Inlined in record(): a call
+ * a record cost 0.3% of --extract. */
+static ALWAYS_INLINE void set_origin(struct log_ctx *c, unsigned long lineno,
+                                     enum record_format format)
 {
 	const struct smtpcode_logline *l = &c->line;
 	struct origin *o = &c->origin;
