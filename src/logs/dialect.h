@@ -169,13 +169,18 @@ log_read_fn log_exim_auth;       /* exim.c: authenticator failed */
 bool log_fields_read(const struct log_dialect_rec *d,
                      struct smtpcode_logline *l, const char *s,
                      const char *end);
+/* fields.c: the data dialects whose records name the program that wrote
+ * line [s, end) (its syslog tag), as a mask (bit i: table_dialects[i]);
+ * 0 when none does, as for most lines of a log.  A leaf of its own, so
+ * that an uncoded line no record's program wrote costs this alone. */
+uint32_t log_program_dialects(const char *s, const char *end);
 /* fields.c: line [s, end) read by the data dialects (engine fields):
- * first those whose program wrote it (its syslog tag), then, when coded
- * (the prefilter found a code in it), every one by its markers.  A line
- * without a code is read only by its program's records.  *rec (rec
- * non-NULL) is set to the record that took it. */
+ * first those whose program wrote it (mine, log_program_dialects()),
+ * then, when coded (the prefilter found a code in it), every one by its
+ * markers.  A line without a code is read only by its program's records.
+ * *rec (rec non-NULL) is set to the record that took it. */
 bool log_fields_line(struct smtpcode_logline *l, const char *s,
-                     const char *end, bool coded,
+                     const char *end, bool coded, uint32_t mine,
                      const struct log_dialect_rec **rec);
 
 /* The fixed stage word (logvocab.h) of the SMTP step [a, b) names, as

@@ -28,8 +28,8 @@
  *
  * Not on the hot path: the dispatch (logline.c) calls log_fields_read()
  * only for lines the prefilter found a code in and no built-in reader
- * took, and log_fields_uncoded() for lines without one, which it passes
- * on only when their syslog tag is a record's program; so the names are
+ * took, and for lines without one only when log_program_dialects()
+ * finds that their syslog tag is a record's program; so the names are
  * compared as the record gives them, not as literals.
  */
 #include "dialect.h"
@@ -354,14 +354,19 @@ static uint32_t dialects_of_program(const char *a, const char *b)
  * program's records first, where it nearly always is, and then on every
  * record by its markers (a Courier line whose tag is not courieresmtp).
  */
-bool log_fields_line(struct smtpcode_logline *l, const char *s,
-                     const char *end, bool coded,
-                     const struct log_dialect_rec **rec)
+uint32_t log_program_dialects(const char *s, const char *end)
 {
 	const char *a = NULL, *b = program_of(s, end, &a);
+
+	return b ? dialects_of_program(a, b) : 0;
+}
+
+bool log_fields_line(struct smtpcode_logline *l, const char *s,
+                     const char *end, bool coded, uint32_t mine,
+                     const struct log_dialect_rec **rec)
+{
 	const struct log_dialect_rec *d;
 	size_t i;
-	uint32_t mine = b ? dialects_of_program(a, b) : 0;
 
 	/* The program's records, lowest bit first: in table order.  The
 	 * bits are taken one by one, as qmail's is bit 10. */
