@@ -59,7 +59,7 @@ static const struct want courier_want[] = {
     {9, "courier", NULL, "", "",
      "frank@example.com", "", "",
      "maildrop: maildir over quota."},
-    {10, "courier", "auth", "auth-failed", "",
+    {10, "courier", "auth", "auth-failed", "auth",
      "", "::ffff:198.51.100.24", "535",
      "535 Authentication failed."},
     {0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},

@@ -115,12 +115,9 @@ enum smtpcode_log_format smtpcode_event_format(const struct smtpcode_event *e)
 	return e->line.format;
 }
 
-/* Whether status, of w's length, is the word w: by its address (the
- * readers set the words themselves, whose copies the linker merges),
- * else by its bytes (a constant count, which the compiler compares in a
- * load or two). */
-#define IS_STATUS(status, w) \
-	((status).s == (w) || memcmp((status).s, (w), sizeof(w) - 1) == 0)
+/* Whether status, of w's length, is the word w: by its bytes, a constant
+ * count, which the compiler compares in a load or two. */
+#define IS_STATUS(status, w) (memcmp((status).s, (w), sizeof(w) - 1) == 0)
 
 /* Called for every record of a log: by length first, then the bytes of
  * the one or two words of that length. */

@@ -253,6 +253,11 @@ bool log_fields_read(const struct log_dialect_rec *d,
 	else if (d->stage_after.len &&
 	         (v = find_word(s, end, &d->stage_after)) != NULL)
 		l->stage = log_stage_of(v + d->stage_after.len, end);
+	/* A failed login answered AUTH, whatever the line names as the
+	 * command (Courier's is the client's last line: in a login, its
+	 * base64 answer). */
+	if (!l->stage.len && is_word_of(l->status, LOG_STATUS_AUTH_FAILED))
+		l->stage = word(LOG_STAGE_AUTH);
 	/* The address of a command before RCPT (Haraka's params= of a
 	 * refused MAIL FROM) is the sender's: no recipient. */
 	if (l->stage.len && !is_word_of(l->stage, LOG_STAGE_RCPT) &&
