@@ -330,7 +330,8 @@ static bool auth_temp_reply(const struct field *g, char *buf, size_t size,
 	memcpy(buf, v + 1, n);
 	buf[n] = '\0';
 	*text = buf;
-	*reply = strcpy(buf + n + 1, q + 2);
+	memcpy(buf + n + 1, q + 2, strlen(q + 2) + 1); /* fits: checked above */
+	*reply = buf + n + 1;
 	if (smtpcode_parse(*reply, strlen(*reply), &c) != SMTPCODE_OK ||
 	    c.basic / 100 != 4) {
 		fail(g->file, g->line, "auth-temp-reply: '%s' is not a reply "
