@@ -619,15 +619,9 @@ bool log_parse(const char *s, size_t len, struct smtpcode_logline *l,
 	}
 	/* Then the dialects that are data (data/logs/, engine fields); a
 	 * line none takes is free text. */
-	/* A layout that takes the line but finds no code where it looks
-	 * (a variant of its MTA: eQmail keeps the spaces qmail writes as
-	 * '_') leaves the code to the free-text search, its fields kept. */
 	if (log_fields_line(l, s, end, true, log_program_dialects(s, end),
-	                    rec)) {
-		if (!has_code(&l->code) && !has_code(&l->dsn_code))
-			find_code_from(s, from, end, &l->code, &l->reply);
+	                    rec))
 		goto read;
-	}
 	if (find_code_from(s, from, end, &l->code, &l->reply))
 		l->format = SMTPCODE_LOG_TEXT;
 read:
