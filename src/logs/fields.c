@@ -36,16 +36,6 @@
 #include "logscan.h"
 #include "logvocab.h"
 
-/* The first w in [p, end), or NULL. */
-static const char *find_word(const char *p, const char *end,
-                             const struct log_word *w)
-{
-	if (w->len == 1)
-		return scan_byte(p, end, w->s[0]);
-	/* Its first and last bytes, then the rest at their hits. */
-	return find(p, end, w->s, w->len, 0, (size_t)w->len - 1u);
-}
-
 /* Where the value of field name starts in [p, end): just after the
  * first name at p or after the separator or a space; NULL without one. */
 static const char *field_value(const char *p, const char *end,
@@ -350,6 +340,14 @@ static uint32_t dialects_of_program(const char *a, const char *b)
 	return 0;
 }
 
+/* The data dialects whose programs wrote line [s, end): see dialect.h. */
+uint32_t log_program_dialects(const char *s, const char *end)
+{
+	const char *a = NULL, *b = program_of(s, end, &a);
+
+	return b ? dialects_of_program(a, b) : 0;
+}
+
 /*
  * The data dialects, see dialect.h.  A line without a dotted code is read
  * by its program's records only, so that a basic code alone (Courier's
@@ -359,13 +357,6 @@ static uint32_t dialects_of_program(const char *a, const char *b)
  * program's records first, where it nearly always is, and then on every
  * record by its markers (a Courier line whose tag is not courieresmtp).
  */
-uint32_t log_program_dialects(const char *s, const char *end)
-{
-	const char *a = NULL, *b = program_of(s, end, &a);
-
-	return b ? dialects_of_program(a, b) : 0;
-}
-
 bool log_fields_line(struct smtpcode_logline *l, const char *s,
                      const char *end, bool coded, uint32_t mine,
                      const struct log_dialect_rec **rec)

@@ -138,6 +138,16 @@ static inline const char *find_last(const char *p, const char *end,
 	find_last((p), (end), (lit), sizeof(lit) - 1, (k))
 #define STARTS(p, end, lit) starts((p), (end), (lit), sizeof(lit) - 1)
 
+/* The first w (a data record's word, dialect.h) in [p, end), or NULL. */
+static inline const char *find_word(const char *p, const char *end,
+                                    const struct log_word *w)
+{
+	if (w->len == 1)
+		return scan_byte(p, end, w->s[0]);
+	/* Its first and last bytes, then the rest at their hits. */
+	return find(p, end, w->s, w->len, 0, (size_t)w->len - 1u);
+}
+
 static inline bool starts(const char *p, const char *end, const char *lit,
                           size_t n)
 {

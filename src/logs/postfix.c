@@ -517,10 +517,8 @@ static struct smtpcode_text auth_failed_reply(const char *r, const char *end)
 		const struct log_dialect_rec *d = &table_dialects[i];
 		if (d->engine != LOG_ENGINE_POSTFIX || !d->auth_failed_reply.len)
 			continue;
-		/* (two bytes at least: the generator's check) */
-		if (d->auth_temp_words.len >= 2 &&
-		    find(r, end, d->auth_temp_words.s, d->auth_temp_words.len, 0,
-		         d->auth_temp_words.len - 1u))
+		if (d->auth_temp_words.len &&
+		    find_word(r, end, &d->auth_temp_words))
 			return word_span(&d->auth_temp_reply);
 		return word_span(&d->auth_failed_reply);
 	}

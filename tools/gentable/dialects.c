@@ -316,7 +316,7 @@ static bool auth_temp_reply(const struct field *g, char *buf, size_t size,
 	struct smtpcode_query c;
 	size_t n = q ? (size_t)(q - v - 1) : 0;
 
-	if (!q || n < 2 || q[1] != ' ' || !q[2]) {
+	if (!q || n == 0 || q[1] != ' ' || !q[2]) {
 		fail(g->file, g->line, "auth-temp-reply: '%s' is not \"TEXT\" "
 		     "and a reply", v);
 		return false;
