@@ -78,6 +78,8 @@ done
 if [ -n "$genlog" ]; then
 	"$genlog" 4M 7 > "$tmp/gen.log"
 	(cd "$tmp" && logs genlog-4M-7 gen.log)
+	"$genlog" --mixed 4M 7 > "$tmp/mixed.log"
+	(cd "$tmp" && logs genlog-mixed-4M-7 mixed.log)
 fi
 sh bench/genmail 300 "$tmp/mail" 3 >/dev/null
 (cd "$tmp" && mails genmail-300-3 mail/*.eml)
