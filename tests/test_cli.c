@@ -286,8 +286,11 @@ static const struct cli_case cases[] = {
 	{{"--color=auto", "4.3.1"}, 0, {"4.3.1  Mail system full"}, NULL, {"\033"}},
 	{{"--colo=always", "4.3.1"}, 0,
 	 {"\033[1m4.3.1\033[0m  Mail system full\n"}, NULL, {NULL}},
-	{{"--colour", "always", "4.3.1"}, 0,
+	{{"--colour", "4.3.1"}, 0, /* bare: always, as grep's */
 	 {"\033[1m4.3.1\033[0m  Mail system full\n"}, NULL, {NULL}},
+	{{"--color", "never", "4.3.1"}, 2, /* never the next argument */
+	 {"\033[1m4.3.1\033[0m  Mail system full\n"},
+	 "'never' is not an SMTP code", {NULL}},
 	{{"--color=sometimes", "4.3.1"}, 2, {NULL},
 	 "invalid --color 'sometimes' (expected auto, always or never)", {NULL}},
 	{{"--providers", "--tsv"}, 0, {"gmail\t", "\tGmail / Google Workspace\n"},
@@ -662,7 +665,7 @@ static void test_piped_unwrapped(void **state)
  * to there, in every width and colour, and then says where the rest is. */
 static void test_mail_repeated(void **state)
 {
-	static char *opts[][4] = {{NULL}, {"-w", "50", "--color", "always"}};
+	static char *opts[][4] = {{NULL}, {"-w", "50", "--color=always"}};
 	static const char again[] = "  Explained above: Postfix's 5.1.1 "
 	                            "(meaning, causes, fixes, related codes, "
 	                            "sources).\n\n"; /* and the record's end */

@@ -89,8 +89,11 @@ static const struct cover_case cases[] = {
 	{{"--mail", "--json", MAIL_DIR "/exim.eml"}, 0, "\"index\":1", NULL},
 	{{"--mail", MAIL_DIR "/exchange-online.eml", MAIL_DIR "/gmail.eml",
 	  MAIL_DIR "/yahoo.eml", MAIL_DIR "/qmail.eml"}, 0, "Recipient 1: ", NULL},
-	{{"--mail", "-p", "gmail", MAIL_DIR "/gmail.eml"}, 0, "Recipient 1: ",
-	 NULL},
+	/* -p selects records in --mail: those of the provider the reply
+	 * names (Postfix's, relayed by Gmail), a line each. */
+	{{"--mail", "-p", "postfix", MAIL_DIR "/gmail.eml"}, 0,
+	 "gmail.eml: recipient 1: nobody@example.com 5.1.1 ", NULL},
+	{{"--mail", "-p", "gmail", MAIL_DIR "/gmail.eml"}, 1, NULL, NULL},
 	{{"--summary", "--json", LOGS_DIR "/sample.log"}, 0, "\"lines\":11", NULL},
 	{{"--annotate", "-p", "gmail", LOGS_DIR "/sample.log"}, 0, "  => ", NULL},
 	{{"--extract", "--json", "-p", "postfix", LOGS_DIR "/sample.log"}, 0,

@@ -31,7 +31,9 @@
 #include "pages.h"
 #include "render.h"
 #include "scan.h"
+#include "select.h"
 #include "summary.h"
+#include "suppressions.h"
 
 #define RESOLVED_SLOTS 256 /* a power of two */
 #define RESOLVED_MAX 512   /* longer replies are resolved each time */
@@ -94,6 +96,8 @@ struct log_ctx {
 	struct smtpcode_result own; /* a reply too long to keep, resolved */
 	struct smtpcode_wording own_words; /* and its reason from its words */
 	struct smtpcode_csv_layout layout; /* the file's CSV header's, if any */
+	bool selecting;         /* records go through select_record() */
+	unsigned long selected; /* records selected that rest on something */
 };
 
 static const char *display_name(const char *path)
@@ -527,6 +531,45 @@ static NOINLINE void field_record(struct log_ctx *c,
 	render_field(&w, (enum field_id)c->o->field);
 }
 
+_Noreturn void records_found_quietly(void)
+{
+	_exit(0);
+}
+
+/*
+ * The record in c->origin, of line[0..len), whose verdict is r's with
+ * its reason from words (resting on from, when not on the code), when
+ * filters, -q, -c or --suppressions are given: written when
+ * record_chosen() says so.  Not inlined: the records of a plain
+ * --extract never come here.
+ */
+static NOINLINE void select_record(struct log_ctx *c, const char *line,
+                                   size_t len, const struct smtpcode_result *r,
+                                   const struct smtpcode_wording *words,
+                                   const char *from)
+{
+	const struct log_options *o = c->o;
+	struct row w;
+
+	row_of_result(&w, r, NULL, c->origin.report, words);
+	if (from)
+		w.verdict_from = from;
+	w.origin = &c->origin;
+	if (!record_chosen(&o->choice, &w, r->known || words->phrase || from,
+	                   &c->selected))
+		return;
+	if (one_value(o)) {
+		if (o->record_key >= 0)
+			render_record_key(&c->origin, o->record_key);
+		else
+			render_field(&w, (enum field_id)o->field);
+	} else if (o->mode == LOG_ANNOTATE) {
+		render_annotation(line, len, &w);
+	} else {
+		render_record(o->format, &w);
+	}
+}
+
 /* The record of c->line, read from line[0..len). */
 static void record(struct log_ctx *c, const char *line, size_t len,
                    unsigned long lineno)
@@ -549,6 +592,11 @@ static void record(struct log_ctx *c, const char *line, size_t len,
 
 	set_origin(c, lineno, format);
 	c->origin.reason_phrase = words->phrase;
+	if (c->selecting) {
+		select_record(c, line, len, r, words, NULL);
+		return;
+	}
+	c->selected += r->known || words->phrase;
 	if (one_value(c->o)) {
 		field_record(c, r, words, NULL);
 		return;
@@ -617,6 +665,11 @@ static NOINLINE bool words_record(struct log_ctx *c, const char *line,
 	c->origin.reply = t;
 	c->origin.verdict_from = from;
 	c->origin.reason_phrase = words.phrase;
+	if (c->selecting) {
+		select_record(c, line, len, &c->own, &words, from);
+		return true;
+	}
+	c->selected++;
 	if (one_value(c->o)) {
 		field_record(c, &c->own, &words, from);
 		return true;
@@ -631,6 +684,25 @@ static NOINLINE bool words_record(struct log_ctx *c, const char *line,
 	return true;
 }
 
+/* Whether the filters sel select the record of line l (--summary's
+ * lines, which are counted, not resolved, else). */
+static NOINLINE bool line_selected(const struct selection *sel,
+                                   const struct smtpcode_logline *l)
+{
+	const struct smtpcode_query *q = chosen(l);
+	struct smtpcode_text said =
+	    q == &l->code ? l->reply : (struct smtpcode_text){NULL, 0};
+	struct smtpcode_result r;
+	struct smtpcode_wording words;
+	struct row w;
+
+	smtpcode_resolve(q, said.s, said.len, NULL, &r);
+	words_of(&r, said.s, said.len, &words);
+	row_of_result(&w, &r, NULL, smtpcode_report_of(l->status.s, l->status.len),
+	              &words);
+	return selection_pass(sel, &w, l->domain);
+}
+
 /*
  * Event streams: JSON events of mail services, a line each, and CSV logs
  * (smtpcode_stream_parse()).  A CSV file's header line, among its first
@@ -641,9 +713,11 @@ static NOINLINE bool words_record(struct log_ctx *c, const char *line,
  */
 #define CSV_HEAD_LINES 16
 
-/* What a line's records go to: a summary, or c's records. */
+/* What a line's records go to: a summary (of those sel selects), or c's
+ * records. */
 struct stream_ctx {
 	struct summary *summary;
+	const struct selection *sel;
 	struct log_ctx *c;
 	const char *line;
 	size_t len;
@@ -662,6 +736,8 @@ static void stream_record(void *ctx, const struct smtpcode_logline *l,
 	if (k->summary) {
 		struct summary_line sl = {l->recipient, l->domain, l->status,
 		                          l->relay, l->reply};
+		if (found && k->sel && !line_selected(k->sel, l))
+			sl = (struct summary_line){0}, found = false;
 		summary_add(k->summary, found ? chosen(l) : NULL, &sl);
 	} else if (found) {
 		k->c->line = *l;
@@ -681,12 +757,14 @@ static inline bool may_stream(const struct smtpcode_csv_layout *layout,
 /* Whether line is an event stream's (its records made), or a CSV header
  * (then *layout is set).  Not inlined, for the same reason as
  * resolve_anew(). */
-static NOINLINE bool stream_line(struct summary *summary, struct log_ctx *c,
+static NOINLINE bool stream_line(struct summary *summary,
+                                 const struct selection *sel,
+                                 struct log_ctx *c,
                                  struct smtpcode_csv_layout *layout,
                                  const char *line, size_t len,
                                  unsigned long lineno)
 {
-	struct stream_ctx k = {summary, c, line, len, lineno, false};
+	struct stream_ctx k = {summary, sel, c, line, len, lineno, false};
 	int n = 0;
 
 	if ((layout->kind || !smtpcode_csv_header(line, len, layout)) &&
@@ -694,7 +772,7 @@ static NOINLINE bool stream_line(struct summary *summary, struct log_ctx *c,
 		return false;
 	if (summary && !n) /* a line read, as a log line without a code */
 		summary_add(summary, NULL, &(struct summary_line){0});
-	if (c && !k.shown && c->o->mode == LOG_ANNOTATE)
+	if (c && !k.shown && c->o->mode == LOG_ANNOTATE && !c->selecting)
 		render_annotation(line, len, NULL);
 	return true;
 }
@@ -702,6 +780,7 @@ static NOINLINE bool stream_line(struct summary *summary, struct log_ctx *c,
 /* One line into summary, after the CSV header *layout: inlined in the
  * line_fn of the workers (a call more per line cost --summary 15%). */
 static ALWAYS_INLINE void summarise_in(struct summary *s,
+                                  const struct selection *sel,
                                   struct smtpcode_csv_layout *layout,
                                   const char *line, size_t len,
                                   unsigned long lineno)
@@ -710,9 +789,13 @@ static ALWAYS_INLINE void summarise_in(struct summary *s,
 	bool found;
 
 	if (may_stream(layout, line, len, lineno) &&
-	    stream_line(s, NULL, layout, line, len, lineno))
+	    stream_line(s, sel, NULL, layout, line, len, lineno))
 		return;
 	found = smtpcode_log_parse(line, len, &l);
+	if (sel && found && !line_selected(sel, &l)) {
+		summary_add(s, NULL, &(struct summary_line){0});
+		return;
+	}
 	summary_add(s, found ? chosen(&l) : NULL,
 	            &(struct summary_line){l.recipient, l.domain, l.status,
 	                                   l.relay, l.reply});
@@ -721,6 +804,7 @@ static ALWAYS_INLINE void summarise_in(struct summary *s,
 /* A summarising worker's line_fn context. */
 struct sum_ctx {
 	struct summary *summary;
+	const struct selection *sel;
 	struct smtpcode_csv_layout layout;
 };
 
@@ -730,7 +814,7 @@ static NOINLINE void summarise(void *ctx, const char *line, size_t len,
                                unsigned long lineno)
 {
 	struct sum_ctx *k = ctx;
-	summarise_in(k->summary, &k->layout, line, len, lineno);
+	summarise_in(k->summary, k->sel, &k->layout, line, len, lineno);
 }
 
 /* summarise_in() for this thread's context, out of each(), for the same
@@ -738,7 +822,8 @@ static NOINLINE void summarise(void *ctx, const char *line, size_t len,
 static NOINLINE void summarise_one(struct log_ctx *c, const char *line,
                                    size_t len, unsigned long lineno)
 {
-	summarise_in(c->summary, &c->layout, line, len, lineno);
+	summarise_in(c->summary, c->o->choice.sel, &c->layout, line, len,
+	             lineno);
 }
 
 static void each(void *ctx, const char *line, size_t len, unsigned long lineno)
@@ -748,14 +833,14 @@ static void each(void *ctx, const char *line, size_t len, unsigned long lineno)
 	if (c->o->mode == LOG_SUMMARY)
 		summarise_one(c, line, len, lineno);
 	else if (may_stream(&c->layout, line, len, lineno) &&
-	         stream_line(NULL, c, &c->layout, line, len, lineno))
+	         stream_line(NULL, NULL, c, &c->layout, line, len, lineno))
 		return;
 	else if (smtpcode_log_parse(line, len, &c->line))
 		record(c, line, len, lineno);
 	else if (c->line.format > SMTPCODE_LOG_TEXT &&
 	         words_record(c, line, len, lineno))
 		; /* a record by its words */
-	else if (c->o->mode == LOG_ANNOTATE)
+	else if (c->o->mode == LOG_ANNOTATE && !c->selecting)
 		render_annotation(line, len, NULL);
 }
 
@@ -853,6 +938,7 @@ struct pool {
 	int slices_left[NBUFFERS];  /* of its block: not yet worked on */
 	bool busy[NBUFFERS];
 	bool numbered;              /* slices need their first line's number */
+	const struct selection *sel; /* --summary's filters */
 	struct capture captures[NCAPTURES];
 	int ncaptures;              /* 0 for --summary */
 	struct job queue[MAX_JOBS]; /* cut, not yet taken */
@@ -983,6 +1069,7 @@ static void *work(void *arg)
 	while (take_job(p, &j)) {
 		if (w->summary) {
 			w->sum.summary = w->summary;
+			w->sum.sel = p->sel;
 			w->sum.layout = j.layout;
 			each_line_in(&j.slice, summarise, &w->sum);
 		} else {
@@ -1137,6 +1224,8 @@ static int read_into(struct pool *p, int nfiles, char **files)
 static int workers_wanted(const struct log_options *o)
 {
 	long n = o->workers ? o->workers : sysconf(_SC_NPROCESSORS_ONLN);
+	if (o->choice.supp) /* one list of addresses, filled in order */
+		return 0;
 	return n < 2 ? 0 : n > MAX_WORKERS ? MAX_WORKERS : (int)n;
 }
 
@@ -1165,6 +1254,7 @@ static bool worker_init(struct worker *w, struct pool *p,
 		return (w->summary = summary_new(c->o->provider)) != NULL;
 	w->ctx = ctx;
 	w->ctx->o = c->o;
+	w->ctx->selecting = c->selecting;
 	return true;
 }
 
@@ -1175,6 +1265,8 @@ static void worker_finish(struct worker *w, struct log_ctx *c)
 		summary_merge(c->summary, w->summary);
 		summary_free(w->summary);
 	}
+	if (w->ctx)
+		c->selected += w->ctx->selected;
 }
 
 /* The pool's locks: false when they could not be had (never on Linux,
@@ -1208,6 +1300,7 @@ static bool pool_init(struct pool *p, const struct log_ctx *c, int nworkers,
 	if (ncaptures > NCAPTURES)
 		ncaptures = NCAPTURES;
 	p->numbered = c->o->mode == LOG_EXTRACT;
+	p->sel = c->o->choice.sel;
 	p->capture_size = ncaptures ? CAPTURES_SIZE / (size_t)ncaptures & ~(size_t)63
 	                            : 0;
 	p->huge = huge;
@@ -1314,6 +1407,7 @@ static int read_here(struct log_ctx *c, int nfiles, char **files, bool huge)
 		ctx = (struct log_ctx *)(void *)(memory + BUFFER_STRIDE);
 		ctx->o = c->o;
 		ctx->summary = c->summary;
+		ctx->selecting = c->selecting;
 	}
 	for (int i = 0; i < nfiles; i++) {
 		ctx->file = display_name(files[i]);
@@ -1321,12 +1415,15 @@ static int read_here(struct log_ctx *c, int nfiles, char **files, bool huge)
 		if (each_line(files[i], buf, each, ctx) != 0)
 			status = -1; /* reported; the others still count */
 	}
-	if (memory)
+	if (memory) {
+		c->selected += ctx->selected;
 		pages_put(memory, size, true);
+	}
 	return status;
 }
 
-int read_logs(const struct log_options *o, int nfiles, char **files)
+int read_logs(const struct log_options *o, int nfiles, char **files,
+              unsigned long *selected)
 {
 	static char *stdin_only[] = {"-"};
 	/* Large for the stack; zero, and untouched where the workers do
@@ -1336,6 +1433,9 @@ int read_logs(const struct log_options *o, int nfiles, char **files)
 	bool huge;
 
 	c.o = o;
+	c.selecting = o->choice.sel || o->choice.quiet || o->choice.count ||
+	              o->choice.supp;
+	c.selected = 0;
 	if (nfiles == 0) {
 		nfiles = 1;
 		files = stdin_only;
@@ -1349,8 +1449,13 @@ int read_logs(const struct log_options *o, int nfiles, char **files)
 		status = read_in_parallel(&c, nworkers, nfiles, files, huge);
 	if (status == -2) /* on this thread */
 		status = read_here(&c, nfiles, files, huge);
+	*selected = c.selected;
 	if (c.summary) {
-		summary_render(c.summary, o->format == RECORD_JSON);
+		*selected = summary_known(c.summary);
+		if (*selected && o->choice.quiet)
+			records_found_quietly();
+		if (!o->choice.quiet)
+			summary_render(c.summary, o->format == RECORD_JSON);
 		summary_free(c.summary);
 	}
 	return status;

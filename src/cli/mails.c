@@ -17,6 +17,7 @@
 #include "logs.h"
 #include "mailbox.h"
 #include "mails.h"
+#include "select.h"
 #include "output.h"
 #include "render.h"
 
@@ -127,11 +128,21 @@ static int kind_reason(enum smtpcode_mail_kind k)
 	return r ? smtpcode_value_parse(SMTPCODE_REASON, r, strlen(r)) : 0;
 }
 
+/* Whether o writes a line a record, rather than the text view of each
+ * message and recipient: -j, -t, -b, -f, and whenever records are
+ * selected, counted or listed (only the records chosen show then). */
+static bool one_line(const struct mail_options *o)
+{
+	return o->format != RECORD_TEXT || o->brief || o->record_key >= 0 ||
+	       o->field >= 0 || o->choice.sel || o->choice.quiet ||
+	       o->choice.count || o->choice.supp;
+}
+
 /* The record of recipient m, the i-th of mail, or the message's own (i
  * RECORD_MESSAGE_INDEX, m empty) when it names none; number is the
  * message's index in its mbox, or -1. */
 static void explain(const char *file, long number,
-                    const struct mail_options *o,
+                    struct mail_options *o,
                     const struct smtpcode_mail *mail,
                     const struct smtpcode_mail_recipient *m, long i)
 {
@@ -140,6 +151,7 @@ static void explain(const char *file, long number,
 	struct smtpcode_wording words;
 	struct origin org;
 	struct row w;
+	bool rests;
 
 	/* The record's keys (record_fields.def); those a message lacks
 	 * (line, stage) stay empty. */
@@ -160,7 +172,7 @@ static void explain(const char *file, long number,
 	org.message = number;
 	smtpcode_resolve(&q, m->diagnostic.s, m->diagnostic.len, o->provider, &r);
 	words_of(&r, m->diagnostic.s, m->diagnostic.len, &words);
-	if (o->format == RECORD_TEXT)
+	if (o->format == RECORD_TEXT && !one_line(o))
 		row_verdict(&w, &r, NULL, org.report, &words);
 	else
 		row_of_result(&w, &r, NULL, org.report, &words);
@@ -172,12 +184,20 @@ static void explain(const char *file, long number,
 	} else if (!q.basic && !q.enhanced && !words.phrase) {
 		org.verdict_from = NULL; /* nothing to rest on */
 	}
-	if (o->format != RECORD_TEXT) { /* the fields of a record */
+	rests = r.known || words.phrase || kind_reason(mail->kind);
+	w.origin = &org;
+	if (!record_chosen(&o->choice, &w, rests, &o->selected))
+		return;
+	if (one_line(o)) { /* the fields of a record */
 		const struct smtpcode_query *d = &m->diagnostic_code;
 		org.seen_basic = seen_code(m->diagnostic, d, 0);
 		org.seen_enhanced = seen_code(m->diagnostic, d, 1);
-		w.origin = &org;
-		render_record(o->format, &w);
+		if (o->record_key >= 0)
+			render_record_key(&org, o->record_key);
+		else if (o->field >= 0)
+			render_field(&w, (enum field_id)o->field);
+		else
+			render_record(o->format, &w);
 		return;
 	}
 	recipient_header(&org, m, i);
@@ -255,7 +275,7 @@ static int parse_mail(struct buffers *b, const char *text, size_t len,
 /* A file being read: its path, and the name its records give. */
 struct mail_file {
 	const char *path, *name;
-	const struct mail_options *o;
+	struct mail_options *o;
 	struct buffers *b;
 };
 
@@ -264,7 +284,7 @@ static int read_message(void *ctx, const char *text, size_t len,
                         long number)
 {
 	const struct mail_file *f = ctx;
-	const struct mail_options *o = f->o;
+	struct mail_options *o = f->o;
 	struct buffers *b = f->b;
 	struct smtpcode_mail mail;
 
@@ -288,10 +308,13 @@ static int read_message(void *ctx, const char *text, size_t len,
 		message_error(f->path, number, "out of memory for its recipients");
 		return -1;
 	}
-	if (o->format != RECORD_TEXT && mail.nrecipients == 0) {
+	if (one_line(o) && mail.nrecipients == 0) {
 		static const struct smtpcode_mail_recipient none;
 		explain(f->name, number, o, &mail, &none, RECORD_MESSAGE_INDEX);
-	} else if (o->format == RECORD_TEXT) {
+	} else if (!one_line(o)) {
+		/* An auto-reply's own record rests on what the message is. */
+		if (mail.nrecipients == 0 && kind_reason(mail.kind))
+			o->selected++;
 		out_escaped(stdout, f->name, strlen(f->name));
 		if (number >= 0) { /* counted from 1, as recipients are */
 			out_str(", message ");
@@ -333,7 +356,7 @@ static int read_file(const char *path, struct mail_file *f,
 	return status;
 }
 
-int read_mail_text(const struct mail_options *o, const char *name,
+int read_mail_text(struct mail_options *o, const char *name,
                    const char *text, size_t len)
 {
 	struct buffers b = {{NULL, 0}, NULL, 0, NULL, 0};
@@ -348,7 +371,7 @@ int read_mail_text(const struct mail_options *o, const char *name,
 	return status;
 }
 
-int read_mails(const struct mail_options *o, int nfiles, char **files)
+int read_mails(struct mail_options *o, int nfiles, char **files)
 {
 	static char *stdin_only[] = {"-"};
 	struct buffers b = {{NULL, 0}, NULL, 0, NULL, 0};

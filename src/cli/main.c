@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fields.h"
@@ -20,13 +22,44 @@
 #include "output.h"
 #include "render.h"
 #include "rules.h"
+#include "select.h"
+#include "suppressions.h"
 
 enum exit_status { EXIT_FOUND = 0, EXIT_UNKNOWN = 1, EXIT_ERROR = 2 };
 
 enum mode { MODE_TEXT, MODE_JSON, MODE_TSV, MODE_FIELD, MODE_BRIEF,
             MODE_QUIET };
 enum action { ACT_LOOKUP, ACT_LIST, ACT_SEARCH, ACT_PROVIDERS, ACT_ANNOTATE,
-              ACT_EXTRACT, ACT_SUMMARY, ACT_MAIL, ACT_STDIN };
+              ACT_EXTRACT, ACT_SUMMARY, ACT_MAIL, ACT_STDIN,
+              ACT_SUPPRESSIONS, ACT_NACTIONS };
+
+/* The options a mode may be given beyond its own, as bits: any other is
+ * refused (the man page's OPTIONS BY MODE is this table). */
+enum { OPT_JSON = 1, OPT_TSV = 2, OPT_FIELD = 4, OPT_BRIEF = 8, OPT_QUIET = 16,
+       OPT_COUNT = 32, OPT_WIDTH = 64, OPT_FILTER = 128 };
+#define OPT_RECORDS (OPT_QUIET | OPT_FILTER)
+static const struct {
+	const char *name; /* as given */
+	unsigned takes;
+} modes[ACT_NACTIONS] = {
+	[ACT_LOOKUP] = {"a lookup",
+	                OPT_JSON | OPT_TSV | OPT_FIELD | OPT_BRIEF | OPT_QUIET |
+	                    OPT_WIDTH},
+	[ACT_STDIN] = {"--stdin", OPT_JSON | OPT_TSV | OPT_FIELD | OPT_BRIEF |
+	                              OPT_QUIET | OPT_WIDTH},
+	[ACT_LIST] = {"--list", OPT_JSON | OPT_TSV | OPT_FIELD | OPT_BRIEF |
+	                            OPT_QUIET | OPT_COUNT},
+	[ACT_SEARCH] = {"--search", OPT_JSON | OPT_TSV | OPT_FIELD | OPT_BRIEF |
+	                                OPT_QUIET | OPT_COUNT},
+	[ACT_PROVIDERS] = {"--providers", OPT_JSON | OPT_TSV | OPT_QUIET},
+	[ACT_ANNOTATE] = {"--annotate", OPT_RECORDS | OPT_COUNT},
+	[ACT_EXTRACT] = {"--extract", OPT_JSON | OPT_TSV | OPT_FIELD |
+	                                  OPT_RECORDS | OPT_COUNT},
+	[ACT_SUMMARY] = {"--summary", OPT_JSON | OPT_RECORDS},
+	[ACT_MAIL] = {"--mail", OPT_JSON | OPT_TSV | OPT_FIELD | OPT_BRIEF |
+	                            OPT_RECORDS | OPT_COUNT | OPT_WIDTH},
+	[ACT_SUPPRESSIONS] = {"--suppressions", OPT_JSON | OPT_TSV | OPT_RECORDS},
+};
 
 struct options {
 	enum mode mode;
@@ -37,6 +70,12 @@ struct options {
 	const struct smtpcode_entry *provider; /* --provider NAME */
 	bool all_providers;                    /* --provider all */
 	const char *rules;                     /* --rules FILE */
+	bool count;                            /* -c */
+	unsigned given;                        /* OPT_ bits of the options
+	                                          given */
+	const char *named[8];                  /* each OPT_ bit's option, as
+	                                          named in messages */
+	struct selection sel;                  /* the record filters */
 };
 
 /* The help is also the source of the man page's synopsis and options: a
@@ -186,6 +225,15 @@ static bool shown(const struct options *o, const struct smtpcode_entry *e,
 	return p == NULL || search;
 }
 
+/* The exit status of a list or search that found n entries, after their
+ * number for -c. */
+static int counted(const struct options *o, size_t n)
+{
+	if (o->count && o->mode != MODE_QUIET)
+		out_printf("%zu\n", n);
+	return n ? EXIT_FOUND : EXIT_UNKNOWN;
+}
+
 static int list(const struct options *o, const struct smtpcode_pattern *pat,
                 const char *input)
 {
@@ -193,11 +241,12 @@ static int list(const struct options *o, const struct smtpcode_pattern *pat,
 	for (size_t i = 0; i < smtpcode_table_size(); i++) {
 		const struct smtpcode_entry *e = smtpcode_table_entry(i);
 		if (shown(o, e, false) && smtpcode_pattern_match(pat, e)) {
-			emit_entry(o, e, input);
+			if (!o->count)
+				emit_entry(o, e, input);
 			n++;
 		}
 	}
-	return n ? EXIT_FOUND : EXIT_UNKNOWN;
+	return counted(o, n);
 }
 
 /* The entries that hold the words, best rank first (the phrase in a
@@ -221,11 +270,12 @@ static int search(const struct options *o, char **words, int n)
 	for (unsigned r = 1; r <= SMTPCODE_SEARCH_RANKS; r++)
 		for (size_t i = 0; i < size; i++)
 			if (rank[i] == r) {
-				emit_entry(o, smtpcode_table_entry(i), NULL);
+				if (!o->count)
+					emit_entry(o, smtpcode_table_entry(i), NULL);
 				found++;
 			}
 	free(rank);
-	return found ? EXIT_FOUND : EXIT_UNKNOWN;
+	return counted(o, found);
 }
 
 /* Whether the arguments hold a word: blanks alone would match anything. */
@@ -394,6 +444,7 @@ static int lookup_one(const struct options *o, const char *arg, size_t len,
 	struct row w;
 	const struct smtpcode_entry *p;
 	const char *marker;
+	char pair[64];
 	enum smtpcode_error err = smtpcode_parse(arg, len, &q);
 
 	*took = false;
@@ -430,8 +481,13 @@ static int lookup_one(const struct options *o, const char *arg, size_t len,
 		q.cls = q2.cls;
 		q.subject = q2.subject;
 		q.detail = q2.detail;
-		arg = next;
-		len = strlen(next);
+		/* The input is the pair, as typed: "550 4.1.1". */
+		if (snprintf(pair, sizeof pair, "%s %s", arg, next) <
+		    (int)sizeof pair)
+			arg = pair;
+		else
+			arg = next;
+		len = strlen(arg);
 		*took = true;
 	}
 	p = provider_for(o, arg, len, &marker);
@@ -464,7 +520,9 @@ static int lookup_pasted(void *ctx, const char *text, size_t len,
 
 	(void)number;
 	if (smtpcode_is_message(text, len)) {
-		struct mail_options mo = {record_format(p->o), p->o->provider};
+		struct mail_options mo = {record_format(p->o), p->o->provider,
+		                          false, -1, -1, {NULL, false, false, NULL},
+		                          0};
 		if (read_mail_text(&mo, "(standard input)", text, len) != 0)
 			p->status = EXIT_ERROR;
 		return 0;
@@ -623,22 +681,25 @@ static int usage_error(const char *fmt, ...)
 struct option_spec {
 	const char *name; /* long name */
 	char letter;      /* short letter, or 0 */
-	bool takes_value;
+	char takes_value; /* 0 no, 1 yes, 2 only after '=' (--color) */
 	char id;          /* what main() acts on: --color and --colour alike */
 };
 
 static const struct option_spec option_specs[] = {
-	{"json", 'j', false, 'j'},      {"tsv", 't', false, 't'},
-	{"field", 'f', true, 'f'},      {"brief", 'b', false, 'b'},
-	{"quiet", 'q', false, 'q'},     {"list", 'l', false, 'l'},
-	{"search", 's', false, 's'},    {"provider", 'p', true, 'p'},
-	{"providers", 0, false, 'P'},   {"annotate", 0, false, 'A'},
-	{"extract", 0, false, 'E'},     {"summary", 0, false, 'S'},
-	{"mail", 0, false, 'M'},        {"stdin", 0, false, 'I'},
-	{"rules", 0, true, 'R'},
-	{"color", 0, true, 'C'},
-	{"colour", 0, true, 'C'},       {"width", 'w', true, 'w'},
-	{"help", 'h', false, 'h'},      {"version", 'V', false, 'V'},
+	{"json", 'j', 0, 'j'},          {"tsv", 't', 0, 't'},
+	{"field", 'f', 1, 'f'},         {"brief", 'b', 0, 'b'},
+	{"quiet", 'q', 0, 'q'},         {"count", 'c', 0, 'c'},
+	{"list", 'l', 0, 'l'},          {"search", 's', 0, 's'},
+	{"provider", 'p', 1, 'p'},      {"providers", 0, 0, 'P'},
+	{"annotate", 0, 0, 'A'},        {"extract", 0, 0, 'E'},
+	{"summary", 0, 0, 'S'},         {"mail", 0, 0, 'M'},
+	{"suppressions", 0, 0, 'U'},    {"stdin", 0, 0, 'I'},
+	{"severity", 0, 1, '0'},        {"scope", 0, 1, '1'},
+	{"reason", 0, 1, '2'},          {"suppress", 0, 1, '3'},
+	{"domain", 0, 1, 'd'},          {"rules", 0, 1, 'R'},
+	{"color", 0, 2, 'C'},           {"colour", 0, 2, 'C'},
+	{"width", 'w', 1, 'w'},         {"help", 'h', 0, 'h'},
+	{"version", 'V', 0, 'V'},
 };
 #define NSPECS (sizeof option_specs / sizeof *option_specs)
 
@@ -685,23 +746,37 @@ static const struct option_spec *short_option(char c)
 	return NULL;
 }
 
-/* An option without a value, id, into o: -1 to go on, else the exit
- * status to end with now (--help, --version). */
-static int take_flag(struct options *o, char id)
+/* Option bit b given, named as (for a message that refuses it). */
+static void given(struct options *o, unsigned b, const char *as)
 {
+	o->given |= b;
+	o->named[__builtin_ctz(b)] = as;
+}
+
+/* An option without a value, id, named as, into o: -1 to go on, else the
+ * exit status to end with now (--help, --version, two modes). */
+static int take_flag(struct options *o, char id, const char *as)
+{
+	static const char mode_ids[] = "lsPAESMIU";
+	static const enum action mode_of[] = {
+	    ACT_LIST, ACT_SEARCH, ACT_PROVIDERS, ACT_ANNOTATE, ACT_EXTRACT,
+	    ACT_SUMMARY, ACT_MAIL, ACT_STDIN, ACT_SUPPRESSIONS};
+	const char *m = strchr(mode_ids, id);
+
+	if (id && m) {
+		enum action a = mode_of[m - mode_ids];
+		if (o->action != ACT_LOOKUP && o->action != a)
+			return usage_error("%s and %s are two modes: give one",
+			                   modes[o->action].name, modes[a].name);
+		o->action = a;
+		return -1;
+	}
 	switch (id) {
-	case 'j': o->mode = MODE_JSON; break;
-	case 't': o->mode = MODE_TSV; break;
-	case 'b': o->mode = MODE_BRIEF; break;
-	case 'q': o->mode = MODE_QUIET; break;
-	case 'l': o->action = ACT_LIST; break;
-	case 's': o->action = ACT_SEARCH; break;
-	case 'P': o->action = ACT_PROVIDERS; break;
-	case 'A': o->action = ACT_ANNOTATE; break;
-	case 'E': o->action = ACT_EXTRACT; break;
-	case 'S': o->action = ACT_SUMMARY; break;
-	case 'M': o->action = ACT_MAIL; break;
-	case 'I': o->action = ACT_STDIN; break;
+	case 'j': o->mode = MODE_JSON; given(o, OPT_JSON, as); break;
+	case 't': o->mode = MODE_TSV; given(o, OPT_TSV, as); break;
+	case 'b': o->mode = MODE_BRIEF; given(o, OPT_BRIEF, as); break;
+	case 'q': o->mode = MODE_QUIET; given(o, OPT_QUIET, as); break;
+	case 'c': o->count = true; given(o, OPT_COUNT, as); break;
 	case 'h':
 		out_str(usage_text);
 		return finish(EXIT_FOUND);
@@ -717,12 +792,25 @@ static int take_flag(struct options *o, char id)
 /* An option with a value, id, into o, width and color: -1 to go on, else
  * EXIT_ERROR after a usage error. */
 static int take_value(struct options *o, char id, const char *value,
-                      unsigned *width, bool *color)
+                      const char *as, unsigned *width, bool *color)
 {
+	char why[1200];
+	const char *bad;
 	int f;
 
 	switch (id) {
+	case '0': /* --severity, --scope, --reason, --suppress */
+	case '1':
+	case '2':
+	case '3':
+	case 'd':
+		given(o, OPT_FILTER, as);
+		if ((bad = selection_take(&o->sel, id == 'd' ? -2 : id - '0',
+		                          value, why, sizeof why)) != NULL)
+			return usage_error("%s '%s': %s", as, escape_arg(value), bad);
+		break;
 	case 'f':
+		given(o, OPT_FIELD, as);
 		o->record_key = -1;
 		if ((f = field_parse(value)) < 0 &&
 		    (o->record_key = record_key_parse(value)) >= 0) {
@@ -747,6 +835,10 @@ static int take_value(struct options *o, char id, const char *value,
 		if (!o->provider)
 			return usage_error("unknown provider '%s' (see "
 			                   "'smtpcode --providers')", escape_arg(value));
+		/* In the modes of records, a filter too (main()). */
+		if ((bad = selection_take(&o->sel, -1, value, why,
+		                          sizeof why)) != NULL)
+			return usage_error("%s '%s': %s", as, escape_arg(value), bad);
 		break;
 	case 'R':
 		o->rules = value;
@@ -758,6 +850,7 @@ static int take_value(struct options *o, char id, const char *value,
 		break;
 	case 'w':
 	default:
+		given(o, OPT_WIDTH, as);
 		if (parse_width(value, width))
 			return usage_error("invalid width '%s' (expected a number "
 			                   "of columns, 0 to 1000)", escape_arg(value));
@@ -771,9 +864,16 @@ static int take_value(struct options *o, char id, const char *value,
 static int take_option(struct options *o, const struct option_spec *s,
                        const char *value, unsigned *width, bool *color)
 {
+	static char names[NSPECS][20]; /* "--name" or "-x", for messages */
+	char *as = names[s - option_specs];
+
+	if (s->letter)
+		snprintf(as, sizeof names[0], "-%c", s->letter);
+	else
+		snprintf(as, sizeof names[0], "--%s", s->name);
 	if (s->takes_value && value)
-		return take_value(o, s->id, value, width, color);
-	return take_flag(o, s->id);
+		return take_value(o, s->id, value, as, width, color);
+	return take_flag(o, s->id, as);
 }
 
 /* The options of argv[1..argc) taken into o, width and color, and the
@@ -800,6 +900,8 @@ static int read_options(int argc, char **argv, int *noperands,
 			value = eq ? eq + 1 : NULL;
 			if (value && !s->takes_value)
 				return usage_error("option '--%s' takes no value", s->name);
+			if (!value && s->takes_value == 2) /* bare --color */
+				value = "always";
 			if (!value && s->takes_value && (value = argv[++i]) == NULL)
 				return usage_error("option '--%s' needs a value", s->name);
 			if ((status = take_option(o, s, value, width, color)) >= 0)
@@ -837,23 +939,136 @@ static int workers_asked(void)
 	return -1;
 }
 
+/* The options o was given that its mode does not take: the usage error
+ * naming the first, or -1 when there is none. */
+static int refused(const struct options *o)
+{
+	unsigned extra = o->given & ~modes[o->action].takes;
+	const char *as;
+
+	if (o->provider && o->action == ACT_PROVIDERS)
+		return usage_error("-p does not go with --providers (it lists "
+		                   "them all)");
+	if (!extra)
+		return -1;
+	as = o->named[__builtin_ctz(extra)];
+	if (extra & OPT_FILTER)
+		return usage_error("%s selects records: it goes with --annotate, "
+		                   "--extract, --summary, --mail or "
+		                   "--suppressions", as);
+	return usage_error("%s does not go with %s (see OPTIONS BY MODE in "
+	                   "smtpcode(1))", as, modes[o->action].name);
+}
+
+/* Whether o's mode writes records of logs or messages. */
+static bool of_records(const struct options *o)
+{
+	return modes[o->action].takes & OPT_FILTER;
+}
+
+/* The exit status of a mode of records that read (0, or -1 when an
+ * input could not be read) and selected n, after n for -c. */
+static int records_status(const struct options *o, int read, unsigned long n)
+{
+	if (o->count && o->mode != MODE_QUIET)
+		out_printf("%lu\n", n);
+	return read ? EXIT_ERROR : n ? EXIT_FOUND : EXIT_UNKNOWN;
+}
+
+/* Whether path is read as bounces by --suppressions: a folder, an mbox
+ * or a message (its first bytes say), rather than a log. */
+static bool bounces_in(const char *path)
+{
+	struct stat st;
+	char head[64];
+	ssize_t n;
+	int fd;
+
+	if (strcmp(path, "-") == 0 || stat(path, &st) != 0)
+		return false;
+	if (S_ISDIR(st.st_mode))
+		return true;
+	if ((fd = open(path, O_RDONLY)) < 0)
+		return false;
+	n = read(fd, head, sizeof head);
+	close(fd);
+	return n > 0 && smtpcode_is_message(head, (size_t)n);
+}
+
+/* The records of a log or bounce mode, each file read as its mode reads
+ * it (--suppressions: as bounces or as a log, by what it holds). */
+static int read_records(struct options *o, int argc, char **argv)
+{
+	struct choice k = {o->sel.active ? &o->sel : NULL, o->mode == MODE_QUIET,
+	                   o->count, NULL};
+	struct mail_options mo = {record_format(o), NULL, o->mode == MODE_BRIEF,
+	                          -1, -1, k, 0};
+	struct log_options lo = {
+	    o->action == ACT_ANNOTATE ? LOG_ANNOTATE
+	    : o->action == ACT_SUMMARY ? LOG_SUMMARY : LOG_EXTRACT,
+	    record_format(o), NULL, workers_asked(), -1, -1, k};
+	unsigned long n = 0, in_logs;
+	int read = 0;
+
+	if (lo.workers < 0)
+		return EXIT_ERROR;
+	if (o->mode == MODE_FIELD) {
+		lo.record_key = mo.record_key = o->record_key;
+		lo.field = mo.field = o->record_key < 0 ? (int)o->field : -1;
+	}
+	if (o->action == ACT_MAIL) {
+		read = read_mails(&mo, argc, argv);
+		return records_status(o, read, mo.selected);
+	}
+	if (o->action != ACT_SUPPRESSIONS) {
+		read = read_logs(&lo, argc, argv, &n);
+		return records_status(o, read, n);
+	}
+	if (!(k.supp = suppressions_new())) {
+		fputs("smtpcode: out of memory\n", stderr);
+		return EXIT_ERROR;
+	}
+	lo.choice.supp = mo.choice.supp = k.supp;
+	if (argc == 0)
+		read = read_logs(&lo, 0, argv, &in_logs);
+	for (int i = 0; i < argc; i++)
+		if (bounces_in(argv[i]) ? read_mails(&mo, 1, &argv[i]) != 0
+		                        : read_logs(&lo, 1, &argv[i], &in_logs) != 0)
+			read = -1;
+	n = o->mode == MODE_QUIET ? suppressions_count(k.supp)
+	                          : suppressions_write(k.supp, record_format(o));
+	suppressions_free(k.supp);
+	return read ? EXIT_ERROR : n ? EXIT_FOUND : EXIT_UNKNOWN;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = {MODE_TEXT, ACT_LOOKUP, F_CODE, -1, NULL, NULL, false,
-	                    NULL};
+	                    NULL, false, 0, {NULL}, {0}};
+
 	unsigned width = terminal_width();
 	bool color = false;
 	int status;
 
 	signal(SIGPIPE, SIG_DFL);
+	if (argc < 2) {
+		fputs("usage: smtpcode [OPTIONS] CODE|REPLY|TEXT...  (smtpcode "
+		      "--help for more)\n", stderr);
+		return EXIT_ERROR;
+	}
 	parse_color("auto", &color);
 	if ((status = read_options(argc, argv, &argc, &o, &width, &color)) >= 0)
 		return status;
-	if (o.mode == MODE_FIELD && o.record_key >= 0 && o.action != ACT_EXTRACT)
-		return usage_error("field '%s' is a log record's: it goes with "
-		                   "--extract", escape_arg(o.record_key_name));
+	if ((status = refused(&o)) >= 0)
+		return status;
+	if (o.mode == MODE_FIELD && o.record_key >= 0 &&
+	    o.action != ACT_EXTRACT && o.action != ACT_MAIL)
+		return usage_error("field '%s' is a record's: it goes with "
+		                   "--extract or --mail",
+		                   escape_arg(o.record_key_name));
 	out_set_width(width);
-	out_set_color(color && o.mode == MODE_TEXT);
+	out_set_color(color && (o.mode == MODE_TEXT || o.mode == MODE_BRIEF) &&
+	              !o.count);
 	/* A site's rules, read only when asked for: a lookup without them
 	 * pays nothing. */
 	if (!o.rules && env_set("SMTPCODE_RULES"))
@@ -863,9 +1078,15 @@ int main(int argc, char **argv)
 		return EXIT_ERROR;
 	}
 
+	if (of_records(&o)) {
+		status = read_records(&o, argc, argv);
+		rules_free();
+		return finish(status);
+	}
 	switch (o.action) {
 	case ACT_PROVIDERS:
-		render_providers(o.mode == MODE_TSV);
+		if (o.mode != MODE_QUIET)
+			render_providers(record_format(&o));
 		status = EXIT_FOUND;
 		break;
 	case ACT_LIST: {
@@ -885,27 +1106,6 @@ int main(int argc, char **argv)
 			return usage_error("%s", "--search needs words to look for");
 		status = search(&o, argv, argc);
 		break;
-	case ACT_ANNOTATE:
-	case ACT_EXTRACT:
-	case ACT_SUMMARY: {
-		struct log_options lo = {
-		    o.action == ACT_ANNOTATE ? LOG_ANNOTATE
-		    : o.action == ACT_EXTRACT ? LOG_EXTRACT : LOG_SUMMARY,
-		    record_format(&o), o.provider, workers_asked(), -1, -1};
-		if (lo.workers < 0)
-			return EXIT_ERROR;
-		if (o.mode == MODE_FIELD && o.action == ACT_EXTRACT) {
-			lo.record_key = o.record_key;
-			lo.field = o.record_key < 0 ? (int)o.field : -1;
-		}
-		status = read_logs(&lo, argc, argv) ? EXIT_ERROR : EXIT_FOUND;
-		break;
-	}
-	case ACT_MAIL: {
-		struct mail_options mo = {record_format(&o), o.provider};
-		status = read_mails(&mo, argc, argv) ? EXIT_ERROR : EXIT_FOUND;
-		break;
-	}
 	case ACT_STDIN:
 		if (argc)
 			return usage_error("--stdin reads standard input, not '%s'",
@@ -914,10 +1114,9 @@ int main(int argc, char **argv)
 		break;
 	case ACT_LOOKUP:
 	default:
-		if (argc == 0) {
-			fputs(usage_text, stderr);
-			return EXIT_ERROR;
-		}
+		if (argc == 0)
+			return usage_error("%s", "nothing to look up (expected a "
+			                         "code, a reply or text)");
 		status = lookup(&o, argc, argv);
 		break;
 	}

@@ -151,8 +151,8 @@ void render_record_key(const struct origin *o, int key);
 /* A record from a log or a message, in the chosen format. */
 void render_record(enum record_format format, const struct row *w);
 
-/* The providers, with how many entries each has; tsv: "id\tcount\tname"
- * lines only. */
-void render_providers(bool tsv);
+/* The providers, with how many entries each has: text, "id\tcount\tname"
+ * lines (TSV) or an object per provider (JSON). */
+void render_providers(enum record_format format);
 
 #endif

@@ -1120,6 +1120,19 @@ static COLD const struct smtpcode_entry *entry_of(const char *code,
 	return smtpcode_answer(r);
 }
 
+unsigned long summary_known(const struct summary *s)
+{
+	struct smtpcode_result r;
+	unsigned long n = 0;
+
+	for (size_t i = 0; i < s->codes.used; i++)
+		if (entry_of(s->codes.groups[i].key, &r) && r.known)
+			n += s->codes.groups[i].count;
+	for (size_t i = 0; i < s->reasons.used; i++)
+		n += s->reasons.groups[i].count; /* rejects with a code */
+	return n;
+}
+
 static COLD const char *severity_of(const char *code)
 {
 	struct smtpcode_result r;

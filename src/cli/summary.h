@@ -30,6 +30,9 @@ void summary_merge(struct summary *into, struct summary *from);
 /* The summary on stdout; or, when counting failed, a message on stderr
  * and exit(2). */
 void summary_render(const struct summary *s, bool json);
+/* The lines counted whose code is in the table (the receiving side's:
+ * with a code), for the exit status. */
+unsigned long summary_known(const struct summary *s);
 void summary_free(struct summary *s);
 
 #endif

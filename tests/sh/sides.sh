@@ -39,7 +39,7 @@ expect "-f scope" "$("$bin" --extract -f scope "$log" | head -n 5 | tr '\n' ' ')
 	"mailbox mailbox mailbox sender network "
 "$bin" -f side 550 >/dev/null 2>"$tmp/err"
 expect "-f side, a lookup" "$?:$(head -n 1 "$tmp/err")" \
-	"2:smtpcode: field 'side' is a log record's: it goes with --extract"
+	"2:smtpcode: field 'side' is a record's: it goes with --extract or --mail"
 
 # the scope of the code, with the spread of the recipients
 sum=$("$bin" --summary "$log")
