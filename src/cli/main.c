@@ -853,7 +853,9 @@ int main(int argc, char **argv)
 		return usage_error("field '%s' is a log record's: it goes with "
 		                   "--extract", escape_arg(o.record_key_name));
 	out_set_width(width);
-	out_set_color(color && o.mode == MODE_TEXT);
+	/* Colour in the text views only (the entry, -b, the lists, the log
+	 * and bounce modes' text): never in JSON, TSV, a field or -q. */
+	out_set_color(color && (o.mode == MODE_TEXT || o.mode == MODE_BRIEF));
 	/* A site's rules, read only when asked for: a lookup without them
 	 * pays nothing. */
 	if (!o.rules && env_set("SMTPCODE_RULES"))
