@@ -415,7 +415,7 @@ static const struct cli_case cases[] = {
 	{{"--mail", "--json", MAIL "/html-only.eml"}, 0,
 	 {"\"recipient\":\"uma@ex.example.com\"", "\"reason\":\"userunknown\"",
 	  "\"reason_phrase\":\"recipient name is not recognized\""},
-	 NULL, {"board@example.org", "color"}},
+	 NULL, {"board@example.org", "color:"}},
 	{{"--mail", "--json", MAIL "/dsn-status-words.eml", MAIL "/dsn-status-basic.eml",
 	  MAIL "/dsn-text-explains.eml", MAIL "/exim-flat.eml"}, 0,
 	 {"\"recipient\":\"xena@example.net\"", "\"reply\":\"recipient reached disk quota\"",

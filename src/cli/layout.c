@@ -10,12 +10,38 @@
 #include "output.h"
 
 /* Severity in colour: green success, yellow temporary, red permanent. */
+enum sgr severity_color(int v)
+{
+	return v == SMTPCODE_SUCCESS ? SGR_GREEN
+	     : v == SMTPCODE_TEMPORARY ? SGR_YELLOW
+	     : v == SMTPCODE_PERMANENT ? SGR_RED : SGR_RESET;
+}
+
 static enum sgr value_color(enum smtpcode_field f, int v)
 {
-	if (f != SMTPCODE_SEVERITY)
-		return SGR_RESET;
-	return v == SMTPCODE_SUCCESS ? SGR_GREEN
-	     : v == SMTPCODE_TEMPORARY ? SGR_YELLOW : SGR_RED;
+	return f == SMTPCODE_SEVERITY ? severity_color(v) : SGR_RESET;
+}
+
+const char *severity_sgr(const char *word)
+{
+	enum sgr c;
+	if (!*out_sgr(SGR_RESET)) /* colour off: nothing to look up */
+		return "";
+	c = severity_color(smtpcode_value_parse(SMTPCODE_SEVERITY, word,
+	                                        strlen(word)));
+	return c == SGR_RESET ? "" : out_sgr(c);
+}
+
+void out_severity(const char *word, size_t pad)
+{
+	const char *on = severity_sgr(word);
+	size_t n = strlen(word);
+	out_str(on);
+	out_write(word, n);
+	if (*on)
+		out_str(out_sgr(SGR_RESET));
+	for (; n < pad; n++)
+		out_write(" ", 1);
 }
 
 size_t str_cat(char *buf, size_t size, ...)

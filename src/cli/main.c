@@ -1067,6 +1067,9 @@ int main(int argc, char **argv)
 		                   "--extract or --mail",
 		                   escape_arg(o.record_key_name));
 	out_set_width(width);
+	/* Colour in the text views only (the entry, -b, the lists, the log
+	 * and bounce modes' text): never in JSON, TSV, a field, a count or
+	 * -q. */
 	out_set_color(color && (o.mode == MODE_TEXT || o.mode == MODE_BRIEF) &&
 	              !o.count);
 	/* A site's rules, read only when asked for: a lookup without them

@@ -385,10 +385,12 @@ void render_topic(const struct smtpcode_entry *e,
 		format(each + strlen(each), sizeof each - strlen(each), "%ssmtpcode %s",
 		         *each ? ", " : "", text(v, SMTPCODE_CODE));
 		format(lead, sizeof lead, "  As %-7s ", text(v, SMTPCODE_CODE));
-		format(line, sizeof line, "%s: %s",
-		         smtpcode_value_name(SMTPCODE_SEVERITY,
-		                             smtpcode_value(v, SMTPCODE_SEVERITY)),
-		         text(v, SMTPCODE_NOW));
+		const char *severity = smtpcode_value_name(SMTPCODE_SEVERITY,
+		    smtpcode_value(v, SMTPCODE_SEVERITY));
+		const char *on = severity_sgr(severity);
+		/* The sequences take no column when out_para() wraps. */
+		format(line, sizeof line, "%s%s%s: %s", on, severity,
+		       *on ? out_sgr(SGR_RESET) : "", text(v, SMTPCODE_NOW));
 		out_para(lead, LABEL_WIDTH, line);
 	}
 	body(e, variants, nv);

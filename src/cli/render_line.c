@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fields.h"
+#include "layout.h"
 #include "output.h"
 #include "render.h"
 
@@ -85,7 +86,9 @@ void render_tsv(const struct row *w)
 void render_brief(const struct row *w)
 {
 	struct value sev = field_value(w, F_SEVERITY);
-	out_printf("%-9s %-10s ", w->code, sev.type == V_STRING ? sev.s : "-");
+	out_printf("%-9s ", w->code);
+	out_severity(sev.type == V_STRING ? sev.s : "-", 10);
+	out_str(" ");
 	put_name(w);
 	out_str("\n");
 }

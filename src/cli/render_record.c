@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "layout.h"
 #include "logs.h"
 #include "output.h"
 #include "record.h"
@@ -153,8 +154,12 @@ static void verdict(const struct row *w, struct sink *k)
 	const unsigned char *val = w->verdict.value;
 	bool final = val[SMTPCODE_SEVERITY] == SMTPCODE_TEMPORARY &&
 	             val[SMTPCODE_FINAL] == 2;
-	const char *const pieces[] = {w->code, " ", value(w, F_SEVERITY),
-	    final ? ", final (" : " (",
+	/* The severity word in colour when colour is on (text only: this is
+	 * the text record's verdict, which logs.c renders once a verdict). */
+	const char *severity = value(w, F_SEVERITY);
+	const char *on = severity_sgr(severity);
+	const char *const pieces[] = {w->code, " ", on, severity,
+	    *on ? out_sgr(SGR_RESET) : "", final ? ", final (" : " (",
 	    value(w, F_SCOPE), "): ", value(w, F_NAME), "; retry ",
 	    value(w, F_RETRY), ", suppress ", value(w, F_SUPPRESS)};
 	for (size_t i = 0; i < sizeof pieces / sizeof *pieces; i++)

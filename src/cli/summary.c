@@ -44,6 +44,7 @@
 #include <time.h>
 
 #include "hash.h"
+#include "layout.h"
 #include "output.h"
 #include "render.h"
 #include "scan.h"
@@ -1319,11 +1320,13 @@ summary_text(const struct summary *s, const struct group **codes,
 		           counted(s->rejects + s->auth_failures, "line is",
 		                   "lines are", text, sizeof text));
 	out_str("\nBy code\n    count  recipients  code     severity   name\n");
-	for (size_t i = 0; codes[i]; i++)
-		out_printf("  %7lu  %10s  %-8s %-10s %s\n", codes[i]->count,
+	for (size_t i = 0; codes[i]; i++) {
+		out_printf("  %7lu  %10s  %-8s ", codes[i]->count,
 		           recipients_column(codes[i], column, sizeof column),
-		           codes[i]->key, severity_of(codes[i]->key),
-		           name_of(codes[i]->key));
+		           codes[i]->key);
+		out_severity(severity_of(codes[i]->key), 10);
+		out_printf(" %s\n", name_of(codes[i]->key));
+	}
 	out_str("\nBy recipient domain\n    count  recipients  domain\n");
 	for (size_t i = 0; domains[i]; i++) {
 		out_printf("  %7lu  %10s  ", domains[i]->count,
