@@ -105,6 +105,18 @@ enum smtpcode_severity {
 	SMTPCODE_PERMANENT
 };
 
+/* Values of SMTPCODE_SUPPRESS, as smtpcode_value() gives them (the
+ * command and JSON say false, true and unknown).  _TRUE and _FALSE name
+ * the same values as _YES and _NO. */
+enum smtpcode_suppress {
+	SMTPCODE_SUPPRESS_UNSET = 0,
+	SMTPCODE_SUPPRESS_NO,
+	SMTPCODE_SUPPRESS_YES,
+	SMTPCODE_SUPPRESS_UNKNOWN,
+	SMTPCODE_SUPPRESS_FALSE = SMTPCODE_SUPPRESS_NO,
+	SMTPCODE_SUPPRESS_TRUE = SMTPCODE_SUPPRESS_YES
+};
+
 /* Texts of an entry; smtpcode_text() returns "" for one that is absent. */
 enum smtpcode_text_field {
 	SMTPCODE_CODE,    /* "4.3.1", "X.3.1", "452", "4.XXX.YYY", "x5z" */

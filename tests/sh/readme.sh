@@ -1,6 +1,7 @@
 #!/bin/sh
 # The README's recipes work as printed: each ```sh block under "## Recipes"
-# is run, and its output must equal the ```text block that follows it.
+# is run, and its output must equal the ```text block that follows it;
+# the library example is built and run.
 # usage: readme.sh SMTPCODE README
 set -u
 bin=$1
@@ -32,6 +33,27 @@ for script in "$tmp"/*.sh; do
 		fails=$((fails + 1))
 	fi
 done
-[ "$pass" -ge 3 ] || { echo "FAIL: found $pass recipes, want 3"; fails=$((fails + 1)); }
+
+# The library example (the ```c block under "## Use the library") builds
+# against this build's shared library and answers as the README says.
+# A sanitizer build's library needs its runtime: the example is left out.
+dir=$(cd "$(dirname "$bin")" && pwd)
+awk '/^## / { on = ($0 == "## Use the library") }
+	on && /^```c$/ { p = 1; next } p && /^```$/ { exit } p' "$readme" >"$tmp/prog.c"
+if [ ! -s "$tmp/prog.c" ]; then
+	echo "FAIL: no library example"; fails=$((fails + 1))
+elif nm -D "$dir/libsmtpcode.so" 2>/dev/null | grep -q __asan; then
+	echo "readme: the library example is not built against a sanitizer build"
+elif cc -std=c11 -Wall -Werror -I "$(dirname "$readme")/include" -o "$tmp/prog" \
+	"$tmp/prog.c" -L "$dir" -lsmtpcode -Wl,-rpath,"$dir" 2>"$tmp/cc.err" &&
+	[ "$("$tmp/prog" 5.1.1)" = "Bad destination mailbox address: drop" ] &&
+	[ "$("$tmp/prog" 4.3.1)" = "Mail system full: keep" ]; then
+	pass=$((pass + 1))
+else
+	echo "FAIL: the library example:"; cat "$tmp/cc.err"
+	"$tmp/prog" 5.1.1; "$tmp/prog" 4.3.1
+	fails=$((fails + 1))
+fi
+[ "$pass" -ge 4 ] || { echo "FAIL: found $pass recipes, want 4"; fails=$((fails + 1)); }
 echo "readme: $pass passed, $fails failed"
 [ "$fails" -eq 0 ]
