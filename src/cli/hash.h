@@ -8,7 +8,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 
 /* splitmix64's finish: spreads every bit of x over the result. */
 static inline uint64_t mix(uint64_t x)
@@ -171,6 +174,47 @@ static inline size_t victim(uint64_t h, const unsigned char state[WAYS])
 			if (state[i] == want)
 				return i;
 	return (size_t)(h >> 60) % WAYS;
+}
+
+/*
+ * An open-addressing index of n slots (a power of two, more than used)
+ * for the used items of an array, item i's 64-bit hash at byte offset
+ * hash_at of items + i * stride: a slot holds i + 1, 0 when empty, found
+ * by linear probing from hash & (n - 1).  NULL when memory ran out.  For
+ * the tables that grow with what they hold (summary.c, suppressions.c),
+ * rebuilt whole as they double.
+ */
+static inline uint32_t *index_items(const void *items, size_t stride,
+                                    size_t hash_at, size_t used, size_t n)
+{
+	uint32_t *index = n <= SIZE_MAX / sizeof *index
+	                      ? (uint32_t *)calloc(n, sizeof *index)
+	                      : NULL;
+	for (size_t i = 0; index && i < used; i++) {
+		uint64_t h;
+		memcpy(&h, (const char *)items + i * stride + hash_at, sizeof h);
+		size_t j = (size_t)h & (n - 1);
+		while (index[j])
+			j = (j + 1) & (n - 1);
+		index[j] = (uint32_t)(i + 1);
+	}
+	return index;
+}
+
+/* A random key k for SipHash, which no one who writes the input can
+ * know: from the system's source, else (a kernel without getrandom(), or
+ * its entropy not yet there at boot) from the time and the address of
+ * the table it keys, salt, which address-space randomisation moves:
+ * weaker, still not known ahead. */
+static inline void sip_key_random(struct sip_key *k, const void *salt)
+{
+	struct timespec t;
+
+	if (getrandom(k, sizeof *k, GRND_NONBLOCK) == (ssize_t)sizeof *k)
+		return;
+	clock_gettime(CLOCK_REALTIME, &t);
+	k->k0 = mix((uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec);
+	k->k1 = mix(k->k0 ^ (uint64_t)(uintptr_t)salt);
 }
 
 #endif

@@ -36,12 +36,11 @@
  * hashed once for the three sketches it goes into.  Texts are made only
  * for new groups.
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <time.h>
 
 #include "hash.h"
 #include "layout.h"
@@ -354,15 +353,11 @@ static bool reserve(struct summary *s, struct map *m)
 	}
 	if (2 * (m->used + 1) > m->nindex) {
 		size_t n = m->nindex ? 2 * m->nindex : 64;
-		uint32_t *index = calloc(n, sizeof *index);
+		uint32_t *index = index_items(m->groups, sizeof *m->groups,
+		                              offsetof(struct group, hash),
+		                              m->used, n);
 		if (!index)
 			goto no_memory;
-		for (size_t i = 0; i < m->used; i++) {
-			size_t j = (size_t)m->groups[i].hash & (n - 1);
-			while (index[j])
-				j = (j + 1) & (n - 1);
-			index[j] = (uint32_t)(i + 1);
-		}
 		free(m->index);
 		m->index = index;
 		m->nindex = n;
@@ -582,27 +577,12 @@ static bool count(struct group *g, long place)
 	return place < 0 || sketch_add(&g->recipients, (unsigned)place);
 }
 
-/* A random key for s's hashes, which no one who writes to the log can
- * know: from the system's source, else (a kernel without getrandom(), or
- * its entropy not yet there at boot) from the time and s's address, which
- * address-space randomisation moves: weaker, still not known ahead. */
-static void random_key(struct summary *s)
-{
-	struct timespec t;
-
-	if (getrandom(&s->key, sizeof s->key, GRND_NONBLOCK) ==
-	    (ssize_t)sizeof s->key)
-		return;
-	clock_gettime(CLOCK_REALTIME, &t);
-	s->key.k0 = mix((uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec);
-	s->key.k1 = mix(s->key.k0 ^ (uint64_t)(uintptr_t)s);
-}
 
 struct summary *summary_new(const struct smtpcode_entry *provider)
 {
 	struct summary *s = calloc(1, sizeof *s);
 	if (s) { /* (the caller reports a failure) */
-		random_key(s);
+		sip_key_random(&s->key, s);
 		s->provider = provider;
 	}
 	return s;

@@ -23,11 +23,10 @@
  * freed when none does.  An allocation that fails leaves the list as it
  * was, and suppressions_add() says so.
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <time.h>
 
 #include "hash.h"
 #include "output.h"
@@ -79,27 +78,12 @@ struct suppressions {
 /* Room for a place's suffix: ':' or '#' and 20 digits. */
 #define SUFFIX_MAX 24
 
-/* A random key for s's hashes, which no one who writes to the input can
- * know: from the system's source, else (a kernel without getrandom(), or
- * its entropy not yet there at boot) from the time and s's address,
- * which address-space randomisation moves (summary.c's way). */
-static void random_key(struct suppressions *s)
-{
-	struct timespec t;
-
-	if (getrandom(&s->key, sizeof s->key, GRND_NONBLOCK) ==
-	    (ssize_t)sizeof s->key)
-		return;
-	clock_gettime(CLOCK_REALTIME, &t);
-	s->key.k0 = mix((uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec);
-	s->key.k1 = mix(s->key.k0 ^ (uint64_t)(uintptr_t)s);
-}
 
 struct suppressions *suppressions_new(void)
 {
 	struct suppressions *s = calloc(1, sizeof *s);
 	if (s)
-		random_key(s);
+		sip_key_random(&s->key, s);
 	return s;
 }
 
@@ -226,16 +210,11 @@ static bool grow(struct suppressions *s)
 	}
 	if ((s->used + 1) * 2 > s->nindex) {
 		size_t n = s->nindex ? s->nindex * 2 : 128;
-		uint32_t *index;
-		if (n > SIZE_MAX / sizeof *index ||
-		    (index = calloc(n, sizeof *index)) == NULL)
+		uint32_t *index = index_items(s->entries, sizeof *s->entries,
+		                              offsetof(struct entry, hash),
+		                              s->used, n);
+		if (!index)
 			return false;
-		for (size_t i = 0; i < s->used; i++) {
-			size_t j = (size_t)s->entries[i].hash & (n - 1);
-			while (index[j])
-				j = (j + 1) & (n - 1);
-			index[j] = (uint32_t)(i + 1);
-		}
 		free(s->index);
 		s->index = index;
 		s->nindex = n;

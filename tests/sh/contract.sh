@@ -69,6 +69,9 @@ shape() { # WHAT TEST: the output passes TEST (a shell command on out)
 # subset WHAT: what a filter selected is among the records shown without
 # it (--summary's and --suppressions' are tables, not lines).
 subset() {
+	[ "$mode" = lookup ] || [ "$mode" = --stdin ] || [ "$mode" = --list ] ||
+		[ "$mode" = --search ] &&
+		{ ok; return; } # -p gmail, a lookup's provider
 	case $mode in
 	--summary | --suppressions) ok ;;
 	*) shape "$1" '[ -z "$(sort "$tmp/out" | comm -23 - "$tmp/plain")" ]' ;;
@@ -81,54 +84,41 @@ plain() { # the records without options, for the filters' subsets (a
 	sort "$tmp/out" >"$tmp/plain"
 }
 
-while IFS=';' read -r modes j t f b q c color w p filters; do
+# The table's columns after the mode, in order: the option as given and
+# the shape of its output (a shell test on $tmp/out; "subset" for a
+# filter).  -p is tried as a lookup's provider (gmail) where it is "yes".
+cat >"$tmp/columns" <<'COLUMNS'
+-j|jq -e . "$tmp/out" >/dev/null
+-t|! grep -qv "	" "$tmp/out"
+-f severity|! grep -qvE "^(success|temporary|permanent|-|)$" "$tmp/out"
+-b|[ -s "$tmp/out" ] && ! grep -q "^  " "$tmp/out"
+-q|[ ! -s "$tmp/out" ]
+-c|[ "$(wc -l <"$tmp/out")" -eq 1 ] && grep -qE "^[0-9]+$" "$tmp/out"
+--color=always|true
+-w 60|true
+-p postfix|subset
+--severity permanent|subset
+COLUMNS
+
+while IFS=';' read -r modes cells; do
 	for mode in $(echo "$modes" | tr ',' ' '); do
 		[ "$mode" = lookup ] || [ "${mode#--}" != "$mode" ] ||
 			{ bad "unknown mode '$mode' in the table"; continue; }
 		plain
-		# -j: each line is JSON.
-		if [ "$j" = yes ]; then
-			works -j && shape -j 'jq -e . "$tmp/out" >/dev/null'
-		else refused -j; fi
-		# -t: each line holds a tab.
-		if [ "$t" = yes ]; then
-			works -t && shape -t '! grep -qv "	" "$tmp/out"'
-		else refused -t; fi
-		# -f severity: one value a line, a word.
-		if [ "$f" = yes ]; then
-			works -f severity &&
-				shape -f '! grep -qvE "^(success|temporary|permanent|-|)$" "$tmp/out"'
-		else refused -f severity; fi
-		# -b: one line a result, none indented as a full entry.
-		if [ "$b" = yes ]; then
-			works -b && shape -b '[ -s "$tmp/out" ] && ! grep -q "^  " "$tmp/out"'
-		else refused -b; fi
-		# -q: nothing at all; the status as without it.
-		if [ "$q" = yes ]; then
-			works -q && shape -q '[ ! -s "$tmp/out" ]'
-		else refused -q; fi
-		# -c: one number.
-		if [ "$c" = yes ]; then
-			works -c && shape -c '[ "$(wc -l <"$tmp/out")" -eq 1 ] && grep -qE "^[0-9]+$" "$tmp/out"'
-		else refused -c; fi
-		# --color=always: accepted everywhere the table says.
-		if [ "$color" = yes ]; then
-			works --color=always && ok
-		else refused --color=always; fi
-		# -w 60: lines wrapped within 60 columns where it works.
-		if [ "$w" = yes ]; then
-			works -w 60 && ok
-		else refused -w 60; fi
-		# -p: a lookup's provider, or a filter: a subset of the records.
-		case $p in
-		yes) works -p gmail && ok ;;
-		filter) works -p postfix && subset -p ;;
-		*) refused -p gmail ;;
-		esac
-		# The filters: what they select is among what is shown without.
-		if [ "$filters" = yes ]; then
-			works --severity permanent && subset --severity
-		else refused --severity permanent; fi
+		rest=$cells
+		while IFS='|' read -r option test; do
+			cell=${rest%%;*}
+			rest=${rest#*;}
+			[ "$cell" = yes ] && [ "$option" = "-p postfix" ] && option="-p gmail"
+			# shellcheck disable=SC2086
+			case $cell in
+			yes | filter)
+				works $option || continue
+				if [ "$test" = subset ]; then subset "$option"; else shape "$option" "$test"; fi
+				;;
+			*) refused $option ;;
+			esac
+		done <"$tmp/columns"
 	done
 done <"$tmp/table"
 
