@@ -38,6 +38,7 @@ enum action { ACT_LOOKUP, ACT_LIST, ACT_SEARCH, ACT_PROVIDERS, ACT_ANNOTATE,
 enum { OPT_JSON = 1, OPT_TSV = 2, OPT_FIELD = 4, OPT_BRIEF = 8, OPT_QUIET = 16,
        OPT_COUNT = 32, OPT_WIDTH = 64, OPT_FILTER = 128 };
 #define OPT_RECORDS (OPT_QUIET | OPT_FILTER)
+#define OPT_FORMATS (OPT_JSON | OPT_TSV | OPT_FIELD | OPT_BRIEF)
 static const struct {
 	const char *name; /* as given */
 	unsigned takes;
@@ -955,6 +956,10 @@ static int refused(const struct options *o)
 	if (o->provider && o->action == ACT_PROVIDERS)
 		return usage_error("-p does not go with --providers (it lists "
 		                   "them all)");
+	if (!extra && o->count && (o->given & OPT_FORMATS))
+		return usage_error("%s does not go with -c (which writes only "
+		                   "the number)",
+		                   o->named[__builtin_ctz(o->given & OPT_FORMATS)]);
 	if (!extra)
 		return -1;
 	as = o->named[__builtin_ctz(extra)];
