@@ -128,6 +128,10 @@ done <"$tmp/table"
 "$bin" >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q '^usage: ' "$tmp/err" &&
 	ok || bad "no arguments: want one usage line, exit 2"
+# -c writes only the number: a format with it is refused.
+"$bin" --extract -c -j "$log" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && [ ! -s "$tmp/out" ] && grep -q "does not go with -c" "$tmp/err" &&
+	ok || bad "-c -j not refused"
 # The filters' exit status, as grep's.
 "$bin" --extract -q --severity permanent "$log" && ok ||
 	bad "--extract -q --severity permanent: a permanent failure is there"
