@@ -551,10 +551,20 @@ static const struct cli_case cases[] = {
 	 {"stays queued"}},
 	{{"-p", "comcast", "-f", "bounce", "5.2.0"}, 0, {"block\n"}, NULL,
 	 {NULL}},
+	/* Two entries of one provider for a code are told apart by name in
+	 * the group line, and an entry leaves out only itself. */
+	{{"-w", "0", "4.3.1"}, 0,
+	 {"exchange 4.3.1 (Back pressure: transport server short of disk or "
+	  "memory), exchange 4.3.1 (Store driver: mailbox database disk full)"},
+	 NULL, {NULL}},
+	{{"-w", "0", "431 4.3.1 STOREDRV; mailbox disk is full"}, 0,
+	 {"exchange 4.3.1 (Back pressure: transport server short of disk or "
+	  "memory), zoho"},
+	 NULL, {"(Store driver: mailbox database disk full)"}},
 	{{"-w", "0", "421 4.7.0 [192.0.2.1] The IP you're using to send mail "
 	  "does not have a PTR record - gsmtp"}, 0,
 	 {"Sending IP has no valid PTR record: rate limited (421 4.7.0)"}, NULL,
-	 {"older"}},
+	 {"4.7.0  Unusual rate"}}, /* not the older code's entry */
 	{{"-p", "sendmail", "-f", "group", "5.1.8"}, 0, {"-\n"}, NULL,
 	 {"authentication"}},
 	{{"-j", "554 5.2.2 mailbox full; "

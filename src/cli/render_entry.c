@@ -207,11 +207,14 @@ static void group_line(const struct smtpcode_entry *e)
 	              "): also", (char *)NULL);
 	n = smtpcode_count(g, SMTPCODE_RELATED);
 	for (size_t i = 0; i < n && shown < 10; i++) {
-		const char *member = smtpcode_item(g, SMTPCODE_RELATED, i).key;
-		if (strcmp(member, self) == 0)
+		struct smtpcode_item m = smtpcode_item(g, SMTPCODE_RELATED, i);
+		/* Two entries of one provider for a code carry their names. */
+		if (strcmp(m.key, self) == 0 &&
+		    (!*m.text || strcmp(m.text, text(e, SMTPCODE_NAME)) == 0))
 			continue;
 		len += str_cat(line + len, sizeof line - len, shown++ ? ", " : " ",
-		               member, (char *)NULL);
+		               m.key, *m.text ? " (" : "", m.text,
+		               *m.text ? ")" : "", (char *)NULL);
 	}
 	if (n > shown + 1)
 		format(line + len, sizeof line - len, " and %zu more",

@@ -184,8 +184,30 @@ static void make_entry(const struct record *r, struct smtpcode_entry *e)
 		                                     SMTPCODE_PERMANENT ? 2 : 1);
 }
 
+/* Whether record i is a member of group g, an entry of provider po (0:
+ * a standard code). */
+static int member_of(const struct smtpcode_entry *entries, size_t i,
+                     size_t g, unsigned po)
+{
+	return records[i].kind != R_GROUP_DEF && entries[i].provider == po &&
+	       entries[i].text[SMTPCODE_GROUP] == entries[g].text[SMTPCODE_GROUP];
+}
+
+/* Whether another member of group g is an entry of record i's provider
+ * for its code ("exchange 4.3.1" twice): then the members carry their
+ * names, which tell them apart. */
+static int twin_in(const struct smtpcode_entry *entries, size_t i, size_t g)
+{
+	for (size_t k = 0; k < nrecords; k++)
+		if (k != i && member_of(entries, k, g, entries[i].provider) &&
+		    entries[i].provider && records[k].key == records[i].key)
+			return 1;
+	return 0;
+}
+
 /* A group lists its members, standard codes first, then providers'
- * entries as "gmail 4.2.2", by the providers' priority (the big mailbox
+ * entries as "gmail 4.2.2" (with the entry's name when the provider has
+ * two for the code), by the providers' priority (the big mailbox
  * providers first, as a reader meets them most): in one place, so showing
  * them touches a few pages rather than every member's entry. */
 static void list_members(struct smtpcode_entry *entries)
@@ -201,15 +223,13 @@ static void list_members(struct smtpcode_entry *entries)
 		for (unsigned po = 0; po <= last; po++) /* 0: standard codes */
 			for (size_t i = 0; i < nrecords; i++) {
 				char label[64];
-				if (records[i].kind == R_GROUP_DEF ||
-				    entries[i].provider != po ||
-				    entries[i].text[SMTPCODE_GROUP] !=
-				        entries[g].text[SMTPCODE_GROUP])
+				if (!member_of(entries, i, g, po))
 					continue;
 				snprintf(label, sizeof label, "%s%s%s",
 				         po ? get(&records[i], "provider")->value : "",
 				         po ? " " : "", records[i].codetext);
-				add_item(label, "");
+				add_item(label, twin_in(entries, i, g) ?
+				                    get(&records[i], "name")->value : "");
 			}
 		if (nitems - start > UINT8_MAX) {
 			fail(records[g].file, records[g].line, "%s: more than %d "
