@@ -461,8 +461,10 @@ bool smtpcode_pattern_match(const struct smtpcode_pattern *p,
                             const struct smtpcode_entry *e);
 
 /*
- * Word search over e's name, meaning and (for a provider's entry) its
- * phrases, ignoring ASCII case.  words[0..n) are read as blank-separated
+ * Word search over e's name, meaning, (for a provider's entry) its
+ * phrases, and the things not to do and questions and answers (for a
+ * provider's entry, only those it does not take from the standard
+ * entry), ignoring ASCII case.  words[0..n) are read as blank-separated
  * words, whichever string holds them ("mailbox full" as one string or
  * two).  Each word must occur, as typed (inside a longer word too), or as
  * a synonym of it (data/search/: "blacklisted" also finds "blocklist", as

@@ -6,7 +6,7 @@
 set -eu
 bin=$1
 command -v jq >/dev/null || { echo "json.sh: needs jq (apt-get install jq)"; exit 1; }
-keys='["input","code","kind","known","registered","severity","final","name","scope","acts","retry","suppress","bounce","reason","basic","meaning","causes","fixes","related","group","provider","sources","warnings","verdict_from","reason_phrase"]'
+keys='["input","code","kind","known","registered","severity","final","name","scope","acts","retry","suppress","bounce","reason","basic","meaning","causes","fixes","related","group","provider","sources","warnings","verdict_from","reason_phrase","frequency","duration","avoid","faq"]'
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 fails=0
