@@ -40,7 +40,8 @@ _smtpcode() {
 		COMPREPLY=($(compgen -W "input code kind known registered severity final
 			name scope acts retry suppress bounce reason basic meaning causes
 			fixes related group provider sources warnings verdict_from
-			reason_phrase file line index recipient domain relay stage status
+			reason_phrase frequency duration avoid faq file line index
+			recipient domain relay stage status
 			side seen_basic seen_enhanced dsn reply message_kind feedback_type
 			message" -- "$cur"))
 		return ;;

@@ -20,7 +20,7 @@ complete -c smtpcode -s t -l tsv -d 'tab-separated lines'
 # The verdict's fields (the keys of `smtpcode -j`) and a record's
 # (src/cli/record_fields.def); the program prints no list of them a shell
 # could read, and tests/sh/completions.sh checks this one.
-complete -c smtpcode -s f -l field -x -d 'one field per result' -a 'input code kind known registered severity final name scope acts retry suppress bounce reason basic meaning causes fixes related group provider sources warnings verdict_from reason_phrase file line index recipient domain relay stage status side seen_basic seen_enhanced dsn reply message_kind feedback_type message'
+complete -c smtpcode -s f -l field -x -d 'one field per result' -a 'input code kind known registered severity final name scope acts retry suppress bounce reason basic meaning causes fixes related group provider sources warnings verdict_from reason_phrase frequency duration avoid faq file line index recipient domain relay stage status side seen_basic seen_enhanced dsn reply message_kind feedback_type message'
 complete -c smtpcode -s b -l brief -d 'one line per result'
 complete -c smtpcode -s q -l quiet -d 'exit status only'
 complete -c smtpcode -s c -l count -d 'only the number of results'

@@ -95,7 +95,20 @@ enum smtpcode_field {
 	                        message is returned) although the code is of
 	                        class 4, as an expiry's is; unset for other
 	                        entries (smtpcode_verdict() says for all) */
+	SMTPCODE_FREQUENCY,  /* common | occasional | rare | obsolete: how
+	                        often the code is met (SMTPCODE_FREQUENCY_NOTE
+	                        says who usually sends it); unset when the
+	                        data does not say */
 	SMTPCODE_NFIELDS
+};
+
+/* Values of SMTPCODE_FREQUENCY, as smtpcode_value() gives them. */
+enum smtpcode_frequency {
+	SMTPCODE_FREQUENCY_UNSET = 0,
+	SMTPCODE_COMMON,
+	SMTPCODE_OCCASIONAL,
+	SMTPCODE_RARE,
+	SMTPCODE_OBSOLETE
 };
 
 enum smtpcode_severity {
@@ -130,6 +143,10 @@ enum smtpcode_text_field {
 	SMTPCODE_DECIDES, /* entries whose suppress and bounce are unknown:
 	                     what would decide them ("the enhanced code or
 	                     the reply's words ...") */
+	SMTPCODE_FREQUENCY_NOTE, /* who usually sends the code ("on-premises
+	                            Exchange and small self-hosted servers") */
+	SMTPCODE_DURATION, /* temporary codes: how long the condition usually
+	                      lasts and what ends it */
 	SMTPCODE_NTEXTS
 };
 
@@ -149,6 +166,11 @@ enum smtpcode_list {
 	SMTPCODE_MATCHES, /* provider entries: phrases of the reply text that
 	                     pick this entry; providers: markers that identify
 	                     the provider in a reply */
+	SMTPCODE_AVOID,   /* what not to do, one thing an item */
+	SMTPCODE_FAQ,     /* a question the person who got the bounce asks,
+	                     and its answer, in one text: the question ends
+	                     at the first "? " and the answer follows
+	                     ("Will mail be lost? No: ...") */
 	SMTPCODE_NLISTS
 };
 
@@ -439,8 +461,10 @@ bool smtpcode_pattern_match(const struct smtpcode_pattern *p,
                             const struct smtpcode_entry *e);
 
 /*
- * Word search over e's name, meaning and (for a provider's entry) its
- * phrases, ignoring ASCII case.  words[0..n) are read as blank-separated
+ * Word search over e's name, meaning, (for a provider's entry) its
+ * phrases, and the things not to do and questions and answers (for a
+ * provider's entry, only those it does not take from the standard
+ * entry), ignoring ASCII case.  words[0..n) are read as blank-separated
  * words, whichever string holds them ("mailbox full" as one string or
  * two).  Each word must occur, as typed (inside a longer word too), or as
  * a synonym of it (data/search/: "blacklisted" also finds "blocklist", as

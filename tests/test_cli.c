@@ -54,6 +54,36 @@ static const struct cli_case cases[] = {
 	  "  431 ", "\nSources\n  - RFC 3463 section 3.4",
 	  "  - RFC 5321 section 4.2.3", "IANA SMTP Enhanced Status Codes registry"},
 	 NULL, {NULL}},
+	/* What people ask (issue 23): how common, how long, after the
+	 * verdict; what not to do, after the fixes; the questions, at the
+	 * end before the sources. */
+	{{"4.3.1"}, 0,
+	 {"  Reason     systemfull (the receiving system is out of storage)\n"
+	  "  How common occasional (on-premises Exchange",
+	  "  Lasts      Usually minutes to a few hours",
+	  "which can take days.\n  Sent with  452",
+	  "does not happen again.\n\nWhat not to do\n"
+	  "  - Do not remove the address from your list",
+	  "  - Do not resend the message by hand",
+	  "\n\nQuestions\n  Q: Will messages sent to us during this be lost?\n"
+	  "     A: No, not while",
+	  "  Q: Is 5.3.1 the same as a full mailbox?\n     A: No.",
+	  "  Q: Can this happen on Microsoft 365?\n     A: ",
+	  "  Q: Why do I get 5.3.1 after days of 4.3.1?\n     A: ",
+	  "has room.\n\nSources\n"},
+	 NULL, {NULL}},
+	{{"-b", "4.3.1"}, 0, {"4.3.1     temporary  Mail system full\n"}, NULL,
+	 {"occasional", "Questions", "Lasts"}},
+	{{"-t", "4.3.1"}, 0,
+	 {"4.3.1\ttemporary\tsystem\tnone\tsystemfull\tMail system full\n"}, NULL,
+	 {"occasional", "Questions"}},
+	{{"-f", "frequency", "4.3.1"}, 0, {"occasional\n"}, NULL, {"Mail system"}},
+	/* words only an answer holds, only a thing not to do holds: the
+	 * standard entry, not the providers' entries that take them */
+	{{"--search", "healthy one"}, 0, {"4.3.1     temporary  Mail system full\n"},
+	 NULL, {"microsoft", "exchange"}},
+	{{"--search", "resend", "by hand"}, 0,
+	 {"4.3.1     temporary  Mail system full\n"}, NULL, {"exchange"}},
 	{{"5.3.1"}, 0,
 	 {"5.3.1  Mail system full\n", "  Severity   permanent",
 	  "will not be retried", "Send the message again once it is",

@@ -74,6 +74,52 @@ static const struct mutation mutations[] = {
 	{"basic: 550\n", "basic: 45\n", "11: '45' is not a basic code"},
 	{"basic: 550\n", "basic: 551: remark\n",
 	 "11: basic names '551', which is not in the table"},
+	/* what people ask (issue 23): how common, how long, what not to do,
+	 * questions and answers */
+	{"fix: sender: Correct the address.\n",
+	 "fix: sender: Correct the address.\nfrequency: often\n",
+	 "27: unknown frequency 'often' (expected one of: common, occasional, "
+	 "rare, obsolete)"},
+	{"fix: sender: Correct the address.\n",
+	 "fix: sender: Correct the address.\nfaq: Is the address gone?\n",
+	 "27: faq: a question ends with \"? \" and its answer follows"},
+	{"fix: sender: Correct the address.\n",
+	 "fix: sender: Correct the address.\nfaq: Is the address gone\n",
+	 "27: faq: a question ends with \"? \" and its answer follows"},
+	{"fix: sender: Correct the address.\n",
+	 "fix: sender: Correct the address.\nfaq: ? Yes.\n",
+	 "27: faq: a question ends with \"? \" and its answer follows"},
+	{"fix: sender: Correct the address.\n",
+	 "fix: sender: Correct the address.\nduration: A day or two.\n",
+	 "27: duration: only a temporary code has one"},
+	/* set on the X record, it is blamed there for its permanent class */
+	{"source: RFC 3463 section 3.2\n",
+	 "source: RFC 3463 section 3.2\nduration: A day or two.\n",
+	 "15: duration: only a temporary code has one"},
+	{"source: RFC 5321 section 4.2.3\n", "source: RFC 5321 section 4.2.3\n"
+	 "\ncode: 250\nname: Requested mail action okay, completed\n"
+	 "registered: yes\nseverity: success\nscope: mailbox\nacts: none\n"
+	 "retry: none\nsuppress: no\nbounce: none\nreason: delivered\n"
+	 "meaning: Done.\nnow: Delivered.\ncause: Nothing.\ncause: All went "
+	 "well.\nfix: sender: Nothing.\nrelated: 550: a failure.\n"
+	 "source: RFC 5321 section 4.2.2\nduration: None.\n",
+	 "64: duration: only a temporary code has one"},
+	/* accepted: each where it belongs, inherited from the X record */
+	{"fix: sender: Correct the address.\n",
+	 "fix: sender: Correct the address.\nfrequency: common\n"
+	 "frequency-note: every mail system sends it\n"
+	 "avoid: Do not resend: the address: is gone.\n"
+	 "avoid: Do not guess another address.\n"
+	 "faq: Is the address gone? Yes: ask the person for the right one.\n"
+	 "faq: Will a resend help?? No.\n", ""},
+	{"source: RFC 3463 section 3.2\n", "source: RFC 3463 section 3.2\n"
+	 "frequency: rare\nfaq: Why? Because.\navoid: Do not panic.\n", ""},
+	{"source: RFC 3463 section 3.2\n", "source: RFC 3463 section 3.2\n"
+	 "\ncode: 4.1.1\nseverity: temporary\nacts: none\nretry: auto\n"
+	 "suppress: no\nbounce: soft\nnow: Queued.\ncause: A lookup failed."
+	 "\ncause: A directory was down.\nfix: recipient-admin: Check the "
+	 "directory.\nfrequency: obsolete\nduration: Minutes, until the "
+	 "directory answers.\n", ""},
 	/* references */
 	{"related: 550: the basic code.", "related: 5.1.9: another code.",
 	 "13: related names '5.1.9', which is not in the table"},

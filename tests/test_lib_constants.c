@@ -44,6 +44,19 @@ static void severity_values(void **state)
 	                 SMTPCODE_PERMANENT + 1);
 }
 
+static void frequency_values(void **state)
+{
+	(void)state;
+	assert_int_equal(SMTPCODE_COMMON, parse(SMTPCODE_FREQUENCY, "common"));
+	assert_int_equal(SMTPCODE_OCCASIONAL,
+	                 parse(SMTPCODE_FREQUENCY, "occasional"));
+	assert_int_equal(SMTPCODE_RARE, parse(SMTPCODE_FREQUENCY, "rare"));
+	assert_int_equal(SMTPCODE_OBSOLETE, parse(SMTPCODE_FREQUENCY, "obsolete"));
+	assert_int_equal(smtpcode_value_count(SMTPCODE_FREQUENCY),
+	                 SMTPCODE_OBSOLETE + 1);
+	assert_string_equal(smtpcode_field_name(SMTPCODE_FREQUENCY), "frequency");
+}
+
 /* The table as generated: a bad mailbox is suppressed, a full system
  * is not, a bare 550 cannot tell. */
 static void table_values(void **state)
@@ -66,6 +79,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(suppress_values),
 		cmocka_unit_test(severity_values),
+		cmocka_unit_test(frequency_values),
 		cmocka_unit_test(table_values),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,7 +14,8 @@ static const char *const names[NFIELDS] = {
 	"input", "code", "kind", "known", "registered", "severity", "final",
 	"name", "scope", "acts", "retry", "suppress", "bounce", "reason", "basic",
 	"meaning", "causes", "fixes", "related", "group", "provider",
-	"sources", "warnings", "verdict_from", "reason_phrase",
+	"sources", "warnings", "verdict_from", "reason_phrase", "frequency",
+	"duration", "avoid", "faq",
 };
 
 const char *field_name(enum field_id f)
@@ -269,9 +270,30 @@ struct value field_value(const struct row *w, enum field_id f)
 	case F_WARNINGS: return of_type(V_WARNINGS, SMTPCODE_NOTES);
 	case F_VERDICT_FROM: return string(w->verdict_from);
 	case F_REASON_PHRASE: return string(w->wording.phrase);
+	case F_FREQUENCY: {
+		struct value v = enumerated(e, SMTPCODE_FREQUENCY);
+		if (v.type == V_STRING)
+			v.type = V_FREQUENCY;
+		return v;
+	}
+	case F_DURATION:
+		return string(e ? smtpcode_text(e, SMTPCODE_DURATION) : NULL);
+	case F_AVOID: return of_type(V_LIST, SMTPCODE_AVOID);
+	case F_FAQ: return of_type(V_FAQ, SMTPCODE_FAQ);
 	case NFIELDS: break;
 	}
 	return string(NULL);
+}
+
+const char *faq_split(const char *item, size_t *question_len)
+{
+	const char *mark = strstr(item, "? ");
+	if (!mark) {
+		*question_len = strlen(item);
+		return "";
+	}
+	*question_len = (size_t)(mark - item) + 1;
+	return mark + 2;
 }
 
 struct smtpcode_text seen_code(struct smtpcode_text reply,

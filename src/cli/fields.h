@@ -16,7 +16,9 @@ enum field_id {
 	F_INPUT, F_CODE, F_KIND, F_KNOWN, F_REGISTERED, F_SEVERITY, F_FINAL,
 	F_NAME, F_SCOPE, F_ACTS, F_RETRY, F_SUPPRESS, F_BOUNCE, F_REASON, F_BASIC,
 	F_MEANING, F_CAUSES, F_FIXES, F_RELATED, F_GROUP, F_PROVIDER,
-	F_SOURCES, F_WARNINGS, F_VERDICT_FROM, F_REASON_PHRASE, NFIELDS
+	F_SOURCES, F_WARNINGS, F_VERDICT_FROM, F_REASON_PHRASE,
+	/* what people ask (issue 23), after the keys scripts knew before */
+	F_FREQUENCY, F_DURATION, F_AVOID, F_FAQ, NFIELDS
 };
 
 /* One result to show: a lookup, an entry of a list, or a category row. */
@@ -42,6 +44,8 @@ struct row {
 enum value_type {
 	V_NULL, V_STRING, V_BOOL, V_LIST, V_FIXES, V_RELATED, V_PROVIDER,
 	V_WARNINGS,
+	V_FREQUENCY, /* s: the value's name; JSON: it and the entry's note */
+	V_FAQ,       /* the entry's questions and answers */
 	V_UNKNOWN /* a yes-or-no the code cannot decide: JSON's null, the
 	             word "unknown" elsewhere */
 };
@@ -93,6 +97,11 @@ const char *decided_by(const struct smtpcode_verdict *v, char *buf,
 /* The basic or enhanced code of q as written at the start of reply. */
 struct smtpcode_text seen_code(struct smtpcode_text reply,
                                const struct smtpcode_query *q, int enhanced);
+
+/* A question and its answer as the data gives them, "Q? A": the
+ * question's length, its '?' included (the whole when it has no "? ");
+ * returns the answer ("" when none). */
+const char *faq_split(const char *item, size_t *question_len);
 
 const char *field_name(enum field_id f);
 /* The field named s, or -1. */

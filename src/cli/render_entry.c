@@ -148,6 +148,41 @@ static void fixes_section(const struct smtpcode_entry *e)
 	}
 }
 
+/* "  How common occasional (who usually sends it)" and "  Lasts      ...":
+ * what a worried reader asks first, after the verdict. */
+static void frequency_lines(const struct smtpcode_entry *e)
+{
+	int v = smtpcode_value(e, SMTPCODE_FREQUENCY);
+	char room[TEXT_ROOM];
+	if (v > 0) {
+		const char *note = text_once(e, SMTPCODE_FREQUENCY_NOTE, room);
+		char line[TEXT_ROOM + 64];
+		str_cat(line, sizeof line, smtpcode_value_name(SMTPCODE_FREQUENCY, v),
+		        *note ? " (" : "", note, *note ? ")" : "", (char *)NULL);
+		text_line("How common", line);
+	}
+	text_line("Lasts", text_once(e, SMTPCODE_DURATION, room));
+}
+
+/* "  Q: the question?" then "     A: the answer", each wrapped. */
+static void questions_section(const struct smtpcode_entry *e)
+{
+	size_t n = smtpcode_count(e, SMTPCODE_FAQ);
+	if (n == 0)
+		return;
+	heading("Questions");
+	for (size_t i = 0; i < n; i++) {
+		char room[TEXT_ROOM], question[TEXT_ROOM];
+		const char *item = item_once(e, SMTPCODE_FAQ, i, room);
+		size_t qlen;
+		const char *answer = faq_split(item, &qlen);
+		format(question, sizeof question, "%.*s", (int)qlen, item);
+		out_para("  Q: ", 5, question);
+		if (*answer)
+			out_para("     A: ", 8, answer);
+	}
+}
+
 /* The explanation shared by every kind of entry; related codes come from
  * the entry itself, or for a class-independent code from its variants. */
 static void body(const struct smtpcode_entry *e,
@@ -161,11 +196,13 @@ static void body(const struct smtpcode_entry *e,
 	}
 	list_section("Likely causes", e, SMTPCODE_CAUSES);
 	fixes_section(e);
+	list_section("What not to do", e, SMTPCODE_AVOID);
 	keyed_section("Comes with", e, SMTPCODE_WITH);
 	if (nv == 0)
 		keyed_section("Not to be confused with", e, SMTPCODE_RELATED);
 	else
 		variants_related(variants, nv);
+	questions_section(e);
 	list_section("Notes", e, SMTPCODE_NOTES);
 	list_section("Sources", e, SMTPCODE_SOURCES);
 }
@@ -344,6 +381,7 @@ void render_entry_verdict(const struct smtpcode_entry *e,
 
 void render_entry_body(const struct smtpcode_entry *e)
 {
+	frequency_lines(e);
 	basic_line(e);
 	group_line(e);
 	if (smtpcode_provider_of(e))
@@ -376,6 +414,7 @@ void render_topic(const struct smtpcode_entry *e,
 	title(text(e, SMTPCODE_CODE), e);
 	value_line("Scope", e, SMTPCODE_SCOPE);
 	value_line("Reason", e, SMTPCODE_REASON);
+	frequency_lines(e);
 	basic_line(e);
 	group_line(e);
 	for (size_t i = 0; i < sizeof classes / sizeof *classes; i++) {

@@ -416,7 +416,37 @@ static bool in_record(enum field_id f)
 {
 	return f != F_INPUT && f != F_BASIC && f != F_MEANING &&
 	       f != F_CAUSES && f != F_FIXES && f != F_RELATED &&
-	       f != F_SOURCES && f != F_VERDICT_FROM && f != F_REASON_PHRASE;
+	       f != F_SOURCES && f != F_VERDICT_FROM && f != F_REASON_PHRASE &&
+	       f != F_FREQUENCY && f != F_DURATION && f != F_AVOID && f != F_FAQ;
+}
+
+/* "frequency": {"value": "occasional", "note": "..."} */
+static void json_frequency(struct sink *k, const struct row *w,
+                           const struct value *v)
+{
+	member(k, "value", v->s, 1);
+	member(k, "note", smtpcode_text(w->entry, SMTPCODE_FREQUENCY_NOTE), 0);
+	PUT(k, "}");
+}
+
+/* "faq": [{"question": "...?", "answer": "..."}] */
+static void json_faq(struct sink *k, const struct smtpcode_entry *e)
+{
+	size_t n = e ? smtpcode_count(e, SMTPCODE_FAQ) : 0;
+	PUT(k, "[");
+	for (size_t i = 0; i < n; i++) {
+		const char *item = smtpcode_item(e, SMTPCODE_FAQ, i).text;
+		size_t qlen;
+		const char *answer = faq_split(item, &qlen);
+		if (i)
+			PUT(k, ",");
+		PUT(k, "{\"question\":");
+		json_string(k, item, qlen);
+		PUT(k, ",\"answer\":");
+		json_string(k, answer, strlen(answer));
+		PUT(k, "}");
+	}
+	PUT(k, "]");
 }
 
 static void json_value(struct sink *k, const struct row *w,
@@ -431,6 +461,8 @@ static void json_value(struct sink *k, const struct row *w,
 	case V_FIXES:
 	case V_RELATED: json_list(k, w->entry, v); break;
 	case V_PROVIDER: json_provider(k, &w->r->match); break;
+	case V_FREQUENCY: json_frequency(k, w, v); break;
+	case V_FAQ: json_faq(k, w->entry); break;
 	case V_WARNINGS:
 		PUT(k, "[");
 		for (size_t i = 0; i < w->nwarnings; i++) {

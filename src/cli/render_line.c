@@ -34,11 +34,13 @@ static void put_value(const struct row *w, enum field_id f)
 	struct value v = field_value(w, f);
 	const struct smtpcode_entry *e = w->entry;
 	size_t n = e && (v.type == V_LIST || v.type == V_FIXES ||
-	                 v.type == V_RELATED) ? smtpcode_count(e, v.list) : 0;
+	                 v.type == V_RELATED || v.type == V_FAQ)
+	               ? smtpcode_count(e, v.list) : 0;
 
 	switch (v.type) {
 	case V_NULL: put("-"); return;
 	case V_STRING:
+	case V_FREQUENCY:
 		if (f == F_INPUT)
 			out_escaped(stdout, v.s, strlen(v.s));
 		else
@@ -58,12 +60,13 @@ static void put_value(const struct row *w, enum field_id f)
 	case V_LIST:
 	case V_FIXES:
 	case V_RELATED:
+	case V_FAQ:
 		break;
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct smtpcode_item it = smtpcode_item(e, v.list, i);
 		out_str(i ? (v.list == SMTPCODE_BASIC ? ", " : "; ") : "");
-		if (v.type != V_LIST) {
+		if (v.type == V_FIXES || v.type == V_RELATED) {
 			put(it.key);
 			out_str(": ");
 		}

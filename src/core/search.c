@@ -204,15 +204,43 @@ static bool rest_at(const char *text, size_t i, const char *const *words,
 	return unit_at(text, i, words, n, &u, true);
 }
 
-/* Text k of entry e that search reads: its name, its meaning, then a
- * provider's entry's phrases; NULL past the last. */
+/* Whether list l of a provider's entry e is the one it took from the
+ * standard entry of its code (the same strings): searched there only, so
+ * that words of a question do not list every provider's entry too. */
+static bool inherited(const struct smtpcode_entry *e, enum smtpcode_list l)
+{
+	size_t i = table_first(e->key);
+	const struct smtpcode_entry *s = &table_entries[i];
+	size_t n = smtpcode_count(e, l);
+	if (!e->provider || i == table_size || s->provider ||
+	    smtpcode_count(s, l) != n)
+		return false;
+	for (size_t k = 0; k < n; k++)
+		if (smtpcode_item(e, l, k).text != smtpcode_item(s, l, k).text)
+			return false;
+	return true;
+}
+
+/* Text k of entry e that search reads: its name, its meaning, a
+ * provider's entry's phrases, then what not to do and the questions and
+ * answers (a provider's entry's own only); NULL past the last. */
 static const char *text_of(const struct smtpcode_entry *e, size_t k)
 {
+	static const enum smtpcode_list lists[] = {SMTPCODE_AVOID, SMTPCODE_FAQ};
+	size_t n;
 	if (k < 2)
 		return smtpcode_text(e, k ? SMTPCODE_MEANING : SMTPCODE_NAME);
-	if (!e->provider || k - 2 >= smtpcode_count(e, SMTPCODE_MATCHES))
-		return NULL;
-	return smtpcode_item(e, SMTPCODE_MATCHES, k - 2).text;
+	k -= 2;
+	n = e->provider ? smtpcode_count(e, SMTPCODE_MATCHES) : 0;
+	if (k < n)
+		return smtpcode_item(e, SMTPCODE_MATCHES, k).text;
+	k -= n;
+	for (size_t i = 0; i < sizeof lists / sizeof *lists; k -= n, i++) {
+		n = inherited(e, lists[i]) ? 0 : smtpcode_count(e, lists[i]);
+		if (k < n)
+			return smtpcode_item(e, lists[i], k).text;
+	}
+	return NULL;
 }
 
 /* Whether unit u starts somewhere in a text of e (with the units after

@@ -127,6 +127,14 @@ static const struct value registered[] = {
 	{"yes", "defined by an RFC or the IANA registry"},
 };
 
+static const struct value frequency[] = {
+	{"", ""},
+	{"common", "met often: most senders see it now and then"},
+	{"occasional", "met now and then, from some servers more than others"},
+	{"rare", "seldom met in practice"},
+	{"obsolete", "hardly ever sent any more"},
+};
+
 #define N(a) (int)(sizeof(a) / sizeof(a[0]))
 
 static const struct vocabulary {
@@ -144,6 +152,7 @@ static const struct vocabulary {
 	[SMTPCODE_REGISTERED] = {"registered", registered, N(registered)},
 	[SMTPCODE_DIFFERS] = {"differs", differs, N(differs)},
 	[SMTPCODE_FINAL] = {"final", final, N(final)},
+	[SMTPCODE_FREQUENCY] = {"frequency", frequency, N(frequency)},
 };
 
 static const struct vocabulary *vocabulary(enum smtpcode_field f)

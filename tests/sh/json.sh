@@ -6,7 +6,7 @@
 set -eu
 bin=$1
 command -v jq >/dev/null || { echo "json.sh: needs jq (apt-get install jq)"; exit 1; }
-keys='["input","code","kind","known","registered","severity","final","name","scope","acts","retry","suppress","bounce","reason","basic","meaning","causes","fixes","related","group","provider","sources","warnings","verdict_from","reason_phrase"]'
+keys='["input","code","kind","known","registered","severity","final","name","scope","acts","retry","suppress","bounce","reason","basic","meaning","causes","fixes","related","group","provider","sources","warnings","verdict_from","reason_phrase","frequency","duration","avoid","faq"]'
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 fails=0
@@ -57,6 +57,38 @@ expect '.provider.rule=="ambiguous" and .name=="Other or undefined security stat
 expect '.provider.id=="gmail" and .provider.differs==true and .provider.given==true' --provider gmail 5.7.27
 expect '.known and .registered==false and .provider.id=="microsoft"' 5.7.708
 expect '.input|test("\u001b")' "550 5.7.1 $(printf '\033') escape"
+
+# What people ask (issue 23): 4.3.1 says how common it is, how long it
+# lasts, what not to do and answers the four questions; every entry gives
+# the keys in their shapes.
+expect '.frequency.value=="occasional" and (.frequency.note|test("Exchange")) and (.frequency|keys_unsorted)==["value","note"] and (.duration|type)=="string" and (.avoid|length)>=2 and (.avoid|all(type=="string"))' 4.3.1
+expect '[.faq[].question]|contains(["Will messages sent to us during this be lost?","Is 5.3.1 the same as a full mailbox?","Can this happen on Microsoft 365?","Why do I get 5.3.1 after days of 4.3.1?"])' 4.3.1
+expect '.faq|length>=4 and all((keys_unsorted)==["question","answer"] and (.question|endswith("?")) and (.answer|length)>0)' 4.3.1
+expect '.frequency==null and .duration==null and .avoid==[] and .faq==[]' 4.3.99
+expect '.frequency==null and .avoid==[] and .faq==[]' 4.XXX.YYY
+# shapes ARGS...: on every line of the output, not the last alone.
+shapes() {
+	if "$bin" -j "$@" | jq -s -e 'length>0 and all(
+	    (.frequency==null or ((.frequency|keys_unsorted)==["value","note"] and
+	     (.frequency.value|IN("common","occasional","rare","obsolete")) and
+	     (.frequency.note==null or (.frequency.note|type)=="string"))) and
+	    (.duration==null or (.duration|type)=="string") and
+	    (.avoid|type)=="array" and (.avoid|all(type=="string")) and
+	    (.faq|type)=="array" and
+	    (.faq|all((keys_unsorted)==["question","answer"])))' >/dev/null; then
+		pass=$((pass + 1))
+	else
+		echo "FAIL: frequency, duration, avoid or faq shapes for: $*"; fails=$((fails + 1))
+	fi
+}
+shapes --list
+shapes --list --provider all
+# a temporary code's duration only: never a permanent or success code's
+if "$bin" -j --list | jq -s -e 'all(.[]; .duration==null or .severity=="temporary")' >/dev/null; then
+	pass=$((pass + 1))
+else
+	echo "FAIL: a duration on a code that is not temporary"; fails=$((fails + 1))
+fi
 
 echo "json: $pass passed, $fails failed"
 [ "$fails" -eq 0 ]

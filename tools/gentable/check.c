@@ -395,6 +395,14 @@ static void check_item(const struct field *f)
 			     "(expected 'basic: 452' or 'basic: 452: remark')",
 			     (int)keylen, f->value);
 		break;
+	case SMTPCODE_FAQ: {
+		/* The question as asked, then its answer: "Q? A". */
+		const char *mark = strstr(f->value, "? ");
+		if (!mark || mark == f->value || !mark[2])
+			fail(f->file, f->line, "faq: a question ends with \"? \" "
+			     "and its answer follows");
+		break;
+	}
 	case SMTPCODE_MATCHES:
 		/* Short identifying fragments, matched ignoring case. */
 		if (datafmt_fragment_problem(f->value))
@@ -537,6 +545,17 @@ static void check_unknown(const struct record *r)
 		     "'suppress: unknown'", r->codetext);
 }
 
+/* How long a condition lasts is a temporary code's to say: a permanent
+ * failure or a success does not pass.  Blamed where it is set, which may
+ * be the X.S.D record its class records inherit from. */
+static void check_duration(const struct record *r)
+{
+	const struct field *f = lookup(r, "duration");
+	int sev = value_of(r, "severity");
+	if (f && sev > 0 && sev != SMTPCODE_TEMPORARY)
+		fail(f->file, f->line, "duration: only a temporary code has one");
+}
+
 /* Severity, retry, bounce and suppress must tell one story. */
 static void check_verdict(const struct record *r)
 {
@@ -676,6 +695,7 @@ static void check_record(const struct record *r)
 	require(r, "fix", 1);
 	require(r, "related", 1);
 	check_verdict(r);
+	check_duration(r);
 }
 
 /* Whether source line v starts with "PREFIX: " for a value PREFIX of

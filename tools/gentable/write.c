@@ -101,7 +101,8 @@ static void add_item(const char *key, const char *text)
 static int plain_list(int list)
 {
 	return list == SMTPCODE_CAUSES || list == SMTPCODE_SOURCES ||
-	       list == SMTPCODE_NOTES || list == SMTPCODE_MATCHES;
+	       list == SMTPCODE_NOTES || list == SMTPCODE_MATCHES ||
+	       list == SMTPCODE_AVOID || list == SMTPCODE_FAQ;
 }
 
 /* Items of list 'list' of record 'from', as r's entry shows them. */
