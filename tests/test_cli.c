@@ -60,17 +60,17 @@ static const struct cli_case cases[] = {
 	{{"4.3.1"}, 0,
 	 {"  Reason     systemfull (the receiving system is out of storage)\n"
 	  "  How common occasional (on-premises Exchange",
-	  "  Lasts      Usually minutes to a few hours",
-	  "which can take days.\n  Sent with  452",
+	  "  Lasts      Minutes to hours on a large or well-watched system",
+	  "has room again.\n  Sent with  452",
 	  "does not happen again.\n\nWhat not to do\n"
 	  "  - Do not remove the address from your list",
 	  "  - Do not resend the message by hand",
 	  "\n\nQuestions\n  Q: Will messages sent to us during this be lost?\n"
-	  "     A: No, not while",
+	  "     A: No, as long as the disk is freed in time.",
 	  "  Q: Is 5.3.1 the same as a full mailbox?\n     A: No.",
 	  "  Q: Can this happen on Microsoft 365?\n     A: ",
 	  "  Q: Why do I get 5.3.1 after days of 4.3.1?\n     A: ",
-	  "has room.\n\nSources\n"},
+	  "queue database and memory.\n\nSources\n"},
 	 NULL, {NULL}},
 	{{"-b", "4.3.1"}, 0, {"4.3.1     temporary  Mail system full\n"}, NULL,
 	 {"occasional", "Questions", "Lasts"}},
@@ -80,7 +80,8 @@ static const struct cli_case cases[] = {
 	{{"-f", "frequency", "4.3.1"}, 0, {"occasional\n"}, NULL, {"Mail system"}},
 	/* words only an answer holds, only a thing not to do holds: the
 	 * standard entry, not the providers' entries that take them */
-	{{"--search", "healthy one"}, 0, {"4.3.1     temporary  Mail system full\n"},
+	{{"--search", "Get-ExchangeDiagnosticInfo"}, 0,
+	 {"4.3.1     temporary  Mail system full\n"},
 	 NULL, {"microsoft", "exchange"}},
 	{{"--search", "resend", "by hand"}, 0,
 	 {"4.3.1     temporary  Mail system full\n"}, NULL, {"exchange"}},
@@ -728,7 +729,11 @@ static void test_mail_repeated(void **state)
 		len = strlen(once->out);
 		assert_true(len > 1000); /* the explanation is there */
 		assert_memory_equal(twice->out, once->out, len);
-		body = strstr(once->out, "  Sent with ");
+		/* The code's own lines (how common, how long, sent with ...)
+		 * are the part given once. */
+		body = strstr(once->out, "  How common ");
+		if (!body)
+			body = strstr(once->out, "  Sent with ");
 		assert_non_null(body);
 		verdict = (size_t)(body - once->out);
 		second = twice->out + len;
