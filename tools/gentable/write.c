@@ -118,6 +118,39 @@ static void add_item(const char *key, const char *text)
 	nitems++;
 }
 
+/* The runs of items the lists hold, by a hash of their items: a list
+ * the same as one before (a class's entry shows its X.S.D record's
+ * causes and fixes, as do the other classes') shares its items, which
+ * took one item in five. */
+static struct run {
+	uint64_t hash;
+	size_t first, n;
+} *runs;
+static size_t nruns;
+
+/* The items from start to nitems as a run: where an equal run starts,
+ * the new items taken back, or start, the run noted. */
+static size_t share_run(size_t start)
+{
+	uint64_t h = 14695981039346656037u; /* FNV-1a */
+	size_t n = nitems - start;
+	if (!n)
+		return start;
+	for (size_t i = start; i < nitems; i++)
+		h = ((h ^ items[i].key) * 1099511628211u ^ items[i].text) *
+		    1099511628211u;
+	for (size_t k = 0; k < nruns; k++)
+		if (runs[k].hash == h && runs[k].n == n &&
+		    memcmp(&items[runs[k].first], &items[start],
+		           n * sizeof *items) == 0) {
+			nitems = start;
+			return runs[k].first;
+		}
+	runs = xrealloc(runs, (nruns + 1) * sizeof *runs);
+	runs[nruns++] = (struct run){h, start, n};
+	return start;
+}
+
 /* Lists whose items are plain text, without a key. */
 static int plain_list(int list)
 {
@@ -158,8 +191,10 @@ static void emit_list(const struct record *r, const struct record *from,
 		fail(r->file, r->line, "%s: too many items", r->codetext);
 		return;
 	}
-	e->first[list] = (uint16_t)start;
 	e->count[list] = (uint8_t)(nitems - start);
+	if (list != SMTPCODE_MATCHES) /* (one item per phrase: table.h) */
+		start = share_run(start);
+	e->first[list] = (uint16_t)start;
 }
 
 /* The lists of r's entry: its match list alone (matches), or all others. */
@@ -826,6 +861,9 @@ int write_table(const char *path, const char *date)
 	write_wordings(out);
 	write_synonyms(out);
 	free(phrases);
+	free(runs);
+	runs = NULL;
+	nruns = 0;
 	free(spans.w);
 	free(entries);
 	if (ferror(out) | fclose(out)) {
