@@ -690,14 +690,15 @@ static void write_markers(FILE *out, const struct entry *entries)
 
 /* Pool offset off's new place (prose_where()) as entries and items hold
  * it, in 16 bits: TABLE_PROSE | a packed string's number, or a plain
- * string's offset, under TABLE_PROSE as prose_pack() put them first. */
-static uint32_t narrow(uint32_t off)
+ * string's offset, under TABLE_PROSE as prose_pack() put them first.
+ * One error for all the strings past them (*told). */
+static uint32_t narrow(uint32_t off, int *told)
 {
 	uint32_t w = prose_where(off), n = w & ~PROSE_PACKED;
-	if (n >= TABLE_PROSE) {
-		fprintf(stderr, "gentable: %s string %lu is past the %lu that "
-		        "16 bits reach (table.h)\n", w & PROSE_PACKED ? "packed" :
-		        "plain", (unsigned long)n, (unsigned long)TABLE_PROSE);
+	if (n >= TABLE_PROSE && !(*told)++) {
+		fprintf(stderr, "gentable: %s strings past the %lu that 16 bits "
+		        "reach (table.h)\n", w & PROSE_PACKED ? "packed" : "plain",
+		        (unsigned long)TABLE_PROSE);
 		errors++;
 	}
 	return w & PROSE_PACKED ? TABLE_PROSE | n : n;
@@ -714,6 +715,7 @@ static void pack(struct entry *entries, struct table_phrase *ph,
                  size_t nphrases)
 {
 	unsigned char *hot = xrealloc(NULL, pool.n);
+	int told = 0;
 	memset(hot, 0, pool.n);
 	for (size_t i = 0; i < nrecords; i++) {
 		hot[entries[i].text[SMTPCODE_CODE]] = 1;
@@ -741,12 +743,12 @@ static void pack(struct entry *entries, struct table_phrase *ph,
 	free(hot);
 	for (size_t i = 0; i < nrecords; i++)
 		for (int k = 0; k < SMTPCODE_NTEXTS; k++)
-			entries[i].text[k] = narrow(entries[i].text[k]);
+			entries[i].text[k] = narrow(entries[i].text[k], &told);
 	for (size_t i = 0; i < nitems; i++) {
 		items[i].key = i < nphrases ? prose_where(items[i].key)
-		                            : narrow(items[i].key);
+		                            : narrow(items[i].key, &told);
 		items[i].text = i < nphrases ? prose_where(items[i].text)
-		                             : narrow(items[i].text);
+		                             : narrow(items[i].text, &told);
 	}
 	for (size_t i = 0; i < nphrases; i++)
 		ph[i].folded = prose_where(ph[i].folded);
