@@ -754,6 +754,34 @@ static void test_scale(void **state)
 	test_free(r);
 }
 
+/* Entries and the lists' items name their strings in 16 bits (table.h):
+ * more plain strings than they reach (here 2,800 short sources, 14 bytes
+ * each, 39 KB) are refused, the table not written, not cut short. */
+static void test_strings_past_16_bits(void **state)
+{
+	size_t len, cap;
+	char *big = good_with_room(40 * 2400, &len, &cap);
+	struct run *r = test_malloc(sizeof *r);
+	(void)state;
+	for (int p = 0; p < 40; p++) {
+		len += (size_t)sprintf(big + len, "\nprovider: q%d\npriority: %d\n"
+		                       "name: Q %d\nsite: Q%d\nsource: Q%d: page\n"
+		                       "marker: mq%d.example\n", p, 500 + p, p, p, p, p);
+		len += (size_t)sprintf(big + len, "\ncode: 5.1.1\nprovider: q%d\n"
+		                       "name: n\nmeaning: m\nverified: 2026-11-29\n",
+		                       p);
+		for (int k = 0; k < 70; k++)
+			len += (size_t)sprintf(big + len, "source: Q%d: page %02d\n", p, k);
+		assert_true(len < cap - 2400);
+	}
+	if (gentable(big, r) != 1 || !strstr(r->err, "that 16 bits reach"))
+		fail_msg("want exit 1 and \"that 16 bits reach\"; got %d:\n%s",
+		         r->status, r->err);
+	assert_non_null(strstr(r->err, "table not written\n"));
+	free(big);
+	test_free(r);
+}
+
 /* The text bounce reader keeps what it found of each layout on its stack:
  * one layout more than TABLE_LAYOUTS_MAX is refused where it is. */
 static void test_too_many_layouts(void **state)
@@ -914,6 +942,7 @@ int main(void)
 	    cmocka_unit_test(test_accepts_good),
 	    cmocka_unit_test(test_refuses),
 	    cmocka_unit_test(test_scale),
+	    cmocka_unit_test(test_strings_past_16_bits),
 	    cmocka_unit_test(test_layouts_written),
 	    cmocka_unit_test(test_phrase_order),
 	    cmocka_unit_test(test_too_many_layouts),

@@ -125,7 +125,7 @@ enum smtpcode_pairing smtpcode_check_pair(unsigned basic, unsigned cls,
 	 * (prose.c), and not wanted here. */
 	for (size_t i = 0; i < e->count[SMTPCODE_BASIC]; i++) {
 		const char *k = table_text(
-		    table_items[e->first[SMTPCODE_BASIC] + i].key);
+		    table_list_items[e->first[SMTPCODE_BASIC] + i].key);
 		if (k[0] == digit && (unsigned)(k[1] - '0') == basic / 10 % 10 &&
 		    (unsigned)(k[2] - '0') == basic % 10)
 			return SMTPCODE_PAIR_USUAL;
@@ -173,14 +173,32 @@ size_t smtpcode_count(const struct smtpcode_entry *e, enum smtpcode_list l)
 	return (unsigned)l < SMTPCODE_NLISTS ? e->count[l] : 0;
 }
 
+/* Item i of e's list l (both in range): a match list's phrases and
+ * markers are plain and have no key; the other lists' items name their
+ * strings as entries do (table.h). */
+static const char *item_key(const struct smtpcode_entry *e,
+                            enum smtpcode_list l, size_t i)
+{
+	if (l == SMTPCODE_MATCHES)
+		return "";
+	return table_text(table_list_items[e->first[l] + i].key);
+}
+
+static const char *item_text(const struct smtpcode_entry *e,
+                             enum smtpcode_list l, size_t i)
+{
+	if (l == SMTPCODE_MATCHES)
+		return table_pool + table_items[e->first[l] + i].text;
+	return table_text(table_list_items[e->first[l] + i].text);
+}
+
 struct smtpcode_item smtpcode_item(const struct smtpcode_entry *e,
                                    enum smtpcode_list l, size_t i)
 {
 	struct smtpcode_item it = {"", ""};
 	if ((unsigned)l < SMTPCODE_NLISTS && i < e->count[l]) {
-		const struct table_item *t = &table_items[e->first[l] + i];
-		it.key = table_text(t->key);
-		it.text = table_text(t->text);
+		it.key = item_key(e, l, i);
+		it.text = item_text(e, l, i);
 	}
 	return it;
 }
@@ -198,7 +216,7 @@ const char *smtpcode_item_key(const struct smtpcode_entry *e,
 {
 	if ((unsigned)l >= SMTPCODE_NLISTS || i >= e->count[l])
 		return "";
-	return table_text(table_items[e->first[l] + i].key);
+	return item_key(e, l, i);
 }
 
 size_t smtpcode_item_text_into(const struct smtpcode_entry *e,
@@ -207,7 +225,9 @@ size_t smtpcode_item_text_into(const struct smtpcode_entry *e,
 {
 	if ((unsigned)l >= SMTPCODE_NLISTS || i >= e->count[l])
 		return table_text_into(0, buf, size);
-	return table_text_into(table_items[e->first[l] + i].text, buf, size);
+	if (l == SMTPCODE_MATCHES)
+		return table_plain_into(item_text(e, l, i), buf, size);
+	return table_text_into(table_list_items[e->first[l] + i].text, buf, size);
 }
 
 size_t smtpcode_table_size(void)

@@ -15,6 +15,13 @@
 
 static atomic_flag decoding = ATOMIC_FLAG_INIT;
 static size_t used; /* bytes of table_prose_text taken */
+/* Where the packed string after the last one this thread decoded
+ * starts, and its number: an entry's strings lie one after the other,
+ * and a renderer mostly asks for them in order, so the next one is found
+ * without skipping from the start of its block.  Per thread, as
+ * table_text_into() takes no lock. */
+static _Thread_local const unsigned char *next_at;
+static _Thread_local uint32_t next;
 
 /* n bytes from src to out, sixteen in one move whatever n: up to fifteen
  * more are written, which the generator leaves room for (PROSE_SLACK).
@@ -34,7 +41,8 @@ static char *put(char *out, const unsigned char *src, size_t n)
  * (a prefix byte has an expansion of length 0), ended by a 0 when size is
  * not 0; the length of the whole string.  The room the generator left for
  * all of them holds each with its slack: decoding there passes SIZE_MAX. */
-static size_t unpack_into(const unsigned char *p, char *out, size_t size)
+static size_t unpack_into(const unsigned char *p, char *out, size_t size,
+                          const unsigned char **end)
 {
 	size_t len = 0;
 	for (; *p; p++) {
@@ -54,35 +62,58 @@ static size_t unpack_into(const unsigned char *p, char *out, size_t size)
 	}
 	if (size)
 		out[len < size ? len : size - 1] = '\0';
+	*end = p + 1;
 	return len;
 }
 
-/* Packed string i: from the start of its block, the strings before it
- * skipped (each ends with a 0 byte, which no packed byte is). */
-static const unsigned char *packed(uint32_t i)
+/* Packed string i: from string from at p, the strings between skipped
+ * (each ends with a 0 byte, which no packed byte is). */
+static const unsigned char *skip(const unsigned char *p, uint32_t from,
+                                 uint32_t i)
 {
-	const unsigned char *p =
-	    table_prose + table_prose_block[i / TABLE_PROSE_BLOCK];
-	for (i %= TABLE_PROSE_BLOCK; i; i--)
+	for (; from < i; from++)
 		p += strlen((const char *)p) + 1;
 	return p;
 }
 
-size_t table_text_into(uint32_t off, char *buf, size_t size)
+/* Packed string i, from the end of the last one decoded when that is in
+ * its block and not past it, else from the start of its block. */
+static const unsigned char *packed(uint32_t i)
 {
-	const char *s = table_pool + off;
-	size_t len;
-	/* Decoded again even when kept: a look at table_prose_at would
-	 * cost a page of it for each entry, decoding microseconds. */
-	if (off & TABLE_PROSE)
-		return unpack_into(packed(off & ~TABLE_PROSE), buf, size);
-	len = strlen(s);
+	uint32_t from = i - i % TABLE_PROSE_BLOCK;
+	if (next_at && next >= from && next <= i)
+		return skip(next_at, next, i);
+	return skip(table_prose + table_prose_block[i / TABLE_PROSE_BLOCK],
+	            from, i);
+}
+
+/* Packed string i decoded as unpack_into() does, where the next starts
+ * noted. */
+static size_t decode(uint32_t i, char *out, size_t size)
+{
+	size_t len = unpack_into(packed(i), out, size, &next_at);
+	next = i + 1;
+	return len;
+}
+
+size_t table_plain_into(const char *s, char *buf, size_t size)
+{
+	size_t len = strlen(s);
 	if (size) {
 		size_t n = len < size ? len : size - 1;
 		memcpy(buf, s, n);
 		buf[n] = '\0';
 	}
 	return len;
+}
+
+size_t table_text_into(uint32_t off, char *buf, size_t size)
+{
+	/* Decoded again even when kept: a look at table_prose_at would
+	 * cost a page of it for each entry, decoding microseconds. */
+	if (off & TABLE_PROSE)
+		return decode(off & ~TABLE_PROSE, buf, size);
+	return table_plain_into(table_pool + off, buf, size);
 }
 
 const char *table_text(uint32_t off)
@@ -101,8 +132,7 @@ const char *table_text(uint32_t off)
 	at = atomic_load_explicit(&table_prose_at[off], memory_order_relaxed);
 	if (!at) {
 		at = (uint32_t)used + 1;
-		used += unpack_into(packed(off), table_prose_text + used,
-		                    SIZE_MAX) + 1;
+		used += decode(off, table_prose_text + used, SIZE_MAX) + 1;
 		atomic_store_explicit(&table_prose_at[off], at,
 		                      memory_order_release);
 	}

@@ -35,16 +35,35 @@
 
 enum category_type { CAT_CLASS, CAT_SUBJECT, CAT_BASIC_FIRST, CAT_BASIC_SECOND };
 
+/*
+ * Entries and the lists' items name their strings in 16 bits
+ * (table_text() reads them; see "Strings" below): ten thousand items and
+ * a thousand entries took 59 KB more in 32 bits, of the command's 1 MiB.
+ * The generator puts the plain strings they name first in the pool and
+ * refuses a table whose strings 16 bits do not reach.
+ *
+ * The match lists' items are apart, in table_items: phrases and markers as
+ * written, a plain pool offset each (the matcher reads them in place, and
+ * a table may hold tens of thousands, more than 16 bits reach), indexed
+ * like table_phrases; a match list has no keys.  The other lists' items
+ * are in table_list_items.  An entry's first[l] indexes the array of its
+ * list l.
+ */
 struct table_item {
-	uint32_t key;  /* pool offset; 0 is "" */
 	uint32_t text; /* pool offset */
+};
+
+struct table_list_item {
+	uint16_t key;  /* string; 0 is "" */
+	uint16_t text; /* string */
 };
 
 struct smtpcode_entry {
 	uint32_t key;
 	uint16_t provider;                 /* index of its provider, 0: none */
-	uint32_t text[SMTPCODE_NTEXTS];    /* pool offsets */
-	uint16_t first[SMTPCODE_NLISTS];   /* index into table_items */
+	uint16_t text[SMTPCODE_NTEXTS];    /* strings */
+	uint16_t first[SMTPCODE_NLISTS];   /* index into table_items (the
+	                                      match list) or table_list_items */
 	uint8_t count[SMTPCODE_NLISTS];
 	uint8_t value[SMTPCODE_NFIELDS];
 	uint8_t reason_from_words; /* 1: the reply's words decide the reason
@@ -96,7 +115,7 @@ extern const size_t table_nmarkers;
  * The phrases of providers' entries (and the markers of providers, in the
  * same list), for matching without strlen or case folding at run time:
  * table_phrases[i] describes table_items[i], as the match lists of all
- * entries come first in table_items, in the order of the entries (an
+ * entries are in table_items, in the order of the entries (an
  * entry without one has its first[SMTPCODE_MATCHES] where it would be),
  * so that the phrases of a run of entries are a run too.  A phrase is
  * searched for by its rarest byte, then compared whole in lower case.
@@ -192,23 +211,27 @@ extern const uint32_t table_ranges[];
 extern const size_t table_nranges;
 
 /*
- * Strings: an offset into table_pool, or, with TABLE_PROSE set, the
- * number of a string of table_prose, where the long texts only renderers
- * read (meanings, causes, fixes, notes...) are kept packed by byte-pair
- * encoding (the generator's prose.c): a byte c stands for the
+ * Strings: an offset into table_pool, or, with TABLE_PROSE set (in the
+ * 16 bits of entries and list items), the number of a string of
+ * table_prose, where the long texts only renderers read (names, meanings,
+ * causes, fixes, notes...) are kept packed by byte-pair encoding (the
+ * generator's prose.c): a byte c stands for the
  * table_prose_expansion[c][1] bytes at table_prose_expanded +
  * table_prose_expansion[c][0] (c itself when no rule made it).  Codes,
- * names, phrases and markers are plain.  The packed strings lie one after
- * the other, each ended by a 0 byte; only every TABLE_PROSE_BLOCK-th one's
+ * phrases and markers are plain.  The packed strings lie one after the
+ * other, each ended by a 0 byte; only every TABLE_PROSE_BLOCK-th one's
  * start is kept (table_prose_block[i / TABLE_PROSE_BLOCK]) and string i
- * is found from it by skipping the strings between (prose.c): a start
- * for every one cost 29 KB of the command's 1 MiB, a skip costs a few
- * hundred bytes scanned.  It is decoded, on first use, into the next free bytes of
+ * is found from it by skipping the strings between, or from the end of
+ * the last one the thread decoded, when that is in i's block and not
+ * past it (prose.c): a start for every one cost 29 KB of the command's
+ * 1 MiB, a skip costs a few hundred bytes scanned, and a renderer mostly
+ * asks for an entry's strings in the order they lie.  It is decoded, on
+ * first use, into the next free bytes of
  * table_prose_text (room for all of them, table_prose_room bytes), where
  * table_prose_at[i] keeps its place (table_text(), prose.c): the strings
  * a run uses sit together, on a few pages, whichever entries they are of.
  */
-#define TABLE_PROSE 0x80000000u
+#define TABLE_PROSE 0x8000u
 extern const char table_pool[];
 extern const unsigned char table_prose[];
 extern const unsigned char table_prose_expanded[];
@@ -229,7 +252,10 @@ const char *table_text(uint32_t off);
 /* The same string copied into buf[0..size) (see smtpcode_text_into()):
  * packed prose decoded there, and not kept; its length. */
 size_t table_text_into(uint32_t off, char *buf, size_t size);
+/* Plain string s copied so. */
+size_t table_plain_into(const char *s, char *buf, size_t size);
 extern const struct table_item table_items[];
+extern const struct table_list_item table_list_items[];
 extern const struct smtpcode_entry table_entries[];
 extern const size_t table_size;
 extern const uint32_t table_keys[]; /* table_entries[i].key, packed */

@@ -125,9 +125,14 @@ void layout_keep(const struct record *r); /* for write_layouts */
 void write_layouts(FILE *out);
 
 /* prose.c: the pool split into plain strings and packed prose.  hot[off]
- * is 1 for a string the library reads in place (a code, a name, a
- * phrase); prose_where(off) is the string's place in the new table
- * (table.h: a plain pool offset, or TABLE_PROSE | a packed one). */
+ * has bit 1 for a string the library reads in place (a code, a phrase),
+ * and PROSE_NARROW for one that entries or items name in 16
+ * bits, which, when plain, goes first in the new pool; prose_where(off)
+ * is the string's place in the new table: a plain pool offset, or
+ * PROSE_PACKED | the number of a packed one (table.h's TABLE_PROSE marks
+ * those in 16 bits). */
+#define PROSE_NARROW 2
+#define PROSE_PACKED 0x80000000u
 void prose_pack(const char *pool, size_t n, const unsigned char *hot);
 uint32_t prose_where(uint32_t off);
 void prose_write(FILE *out); /* table_pool, table_prose... */

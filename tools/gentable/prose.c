@@ -3,7 +3,7 @@
  * long texts that only the renderers read are nine tenths of the pool,
  * and English prose halves under byte-pair encoding (the most frequent
  * pair of adjacent bytes replaced by a byte no prose uses, again and
- * again), which a dozen lines decode (src/core/prose.c).  Codes, names,
+ * again), which a dozen lines decode (src/core/prose.c).  Codes,
  * phrases and markers, which lookups and matching read as they are, stay
  * plain.  See table.h for the layout the library reads.
  */
@@ -258,6 +258,12 @@ static unsigned char *expand(unsigned code, unsigned char *p)
 	return expand(packed.rules[code][1], expand(packed.rules[code][0], p));
 }
 
+/* Whether a string of len bytes, hot as prose_pack() is told, is packed. */
+static int packs(unsigned hot, size_t len)
+{
+	return !(hot & 1) && len >= PROSE_MIN;
+}
+
 void prose_pack(const char *pool, size_t n, const unsigned char *hot)
 {
 	unsigned char *buf = xrealloc(NULL, n + 1);
@@ -268,15 +274,24 @@ void prose_pack(const char *pool, size_t n, const unsigned char *hot)
 	packed.where = xrealloc(NULL, (n + 1) * sizeof *packed.where);
 	plain = xrealloc(NULL, n + 1);
 	nplain = 0;
-	for (size_t off = 0; off < n; off += strlen(pool + off) + 1) {
-		size_t len = strlen(pool + off);
-		if (!hot[off] && len >= PROSE_MIN) {
-			memcpy(buf + m, pool + off, len + 1);
-			m += len + 1;
-		} else {
+	/* The plain strings entries and items name first ("" among them, at
+	 * 0), as they hold their offsets in 16 bits; then the others. */
+	for (int narrow = 1; narrow >= 0; narrow--) {
+		for (size_t off = 0; off < n; off += strlen(pool + off) + 1) {
+			size_t len = strlen(pool + off);
+			int first = off == 0 || (hot[off] & PROSE_NARROW);
+			if (packs(hot[off], len) || first != narrow)
+				continue;
 			packed.where[off] = (uint32_t)nplain;
 			memcpy(plain + nplain, pool + off, len + 1);
 			nplain += len + 1;
+		}
+	}
+	for (size_t off = 0; off < n; off += strlen(pool + off) + 1) {
+		size_t len = strlen(pool + off);
+		if (packs(hot[off], len)) {
+			memcpy(buf + m, pool + off, len + 1);
+			m += len + 1;
 		}
 	}
 	for (size_t i = 0; i < m; i++)
@@ -302,9 +317,9 @@ void prose_pack(const char *pool, size_t n, const unsigned char *hot)
 	size_t at = 0;
 	for (size_t off = 0; off < n; off += strlen(pool + off) + 1) {
 		size_t len = strlen(pool + off), k, text = 0;
-		if (hot[off] || len < PROSE_MIN)
+		if (!packs(hot[off], len))
 			continue;
-		packed.where[off] = TABLE_PROSE | (uint32_t)packed.nstrings;
+		packed.where[off] = PROSE_PACKED | (uint32_t)packed.nstrings;
 		packed.start[packed.nstrings++] = (uint32_t)packed.n;
 		for (k = 0; sym[at + k]; k++) {
 			unsigned s = sym[at + k];
@@ -326,9 +341,9 @@ void prose_pack(const char *pool, size_t n, const unsigned char *hot)
 		packed.text += len + 1;
 		at += k + 1;
 	}
-	if (packed.n >= TABLE_PROSE || packed.text >= UINT32_MAX) {
+	if (packed.n >= PROSE_PACKED || packed.text >= UINT32_MAX) {
 		fprintf(stderr, "gentable: more than %lu bytes of prose\n",
-		        (unsigned long)TABLE_PROSE);
+		        (unsigned long)PROSE_PACKED);
 		errors++;
 	}
 	free(sym);

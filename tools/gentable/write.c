@@ -73,6 +73,27 @@ static uint32_t intern(const char *s)
 	return pool.slots[j];
 }
 
+/*
+ * The generator's own entries and items: pool offsets whole (the pool is
+ * over 64 KB before the prose is packed), written narrow once packing
+ * has moved every string (see table.h).  Their members are
+ * smtpcode_entry's and table_item's, so the code below reads alike.
+ */
+struct entry {
+	uint32_t key;
+	uint16_t provider;
+	uint32_t text[SMTPCODE_NTEXTS];
+	uint16_t first[SMTPCODE_NLISTS];
+	uint8_t count[SMTPCODE_NLISTS];
+	uint8_t value[SMTPCODE_NFIELDS];
+	uint8_t reason_from_words;
+};
+
+struct item {
+	uint32_t key;
+	uint32_t text;
+};
+
 static int by_key(const void *a, const void *b)
 {
 	const struct record *x = a, *y = b;
@@ -83,7 +104,7 @@ static int by_key(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static struct table_item *items;
+static struct item *items;
 static size_t nitems, capitems;
 
 static void add_item(const char *key, const char *text)
@@ -97,6 +118,39 @@ static void add_item(const char *key, const char *text)
 	nitems++;
 }
 
+/* The runs of items the lists hold, by a hash of their items: a list
+ * the same as one before (a class's entry shows its X.S.D record's
+ * causes and fixes, as do the other classes') shares its items, which
+ * took one item in five. */
+static struct run {
+	uint64_t hash;
+	size_t first, n;
+} *runs;
+static size_t nruns;
+
+/* The items from start to nitems as a run: where an equal run starts,
+ * the new items taken back, or start, the run noted. */
+static size_t share_run(size_t start)
+{
+	uint64_t h = 14695981039346656037u; /* FNV-1a */
+	size_t n = nitems - start;
+	if (!n)
+		return start;
+	for (size_t i = start; i < nitems; i++)
+		h = ((h ^ items[i].key) * 1099511628211u ^ items[i].text) *
+		    1099511628211u;
+	for (size_t k = 0; k < nruns; k++)
+		if (runs[k].hash == h && runs[k].n == n &&
+		    memcmp(&items[runs[k].first], &items[start],
+		           n * sizeof *items) == 0) {
+			nitems = start;
+			return runs[k].first;
+		}
+	runs = xrealloc(runs, (nruns + 1) * sizeof *runs);
+	runs[nruns++] = (struct run){h, start, n};
+	return start;
+}
+
 /* Lists whose items are plain text, without a key. */
 static int plain_list(int list)
 {
@@ -107,7 +161,7 @@ static int plain_list(int list)
 
 /* Items of list 'list' of record 'from', as r's entry shows them. */
 static void emit_list(const struct record *r, const struct record *from,
-                      int list, struct smtpcode_entry *e)
+                      int list, struct entry *e)
 {
 	size_t start = nitems;
 	for (size_t i = 0; i < from->nfields; i++) {
@@ -138,12 +192,14 @@ static void emit_list(const struct record *r, const struct record *from,
 		fail(r->file, r->line, "%s: too many items", r->codetext);
 		return;
 	}
-	e->first[list] = (uint16_t)start;
 	e->count[list] = (uint8_t)(nitems - start);
+	if (list != SMTPCODE_MATCHES) /* (one item per phrase: table.h) */
+		start = share_run(start);
+	e->first[list] = (uint16_t)start;
 }
 
 /* The lists of r's entry: its match list alone (matches), or all others. */
-static void make_lists(const struct record *r, struct smtpcode_entry *e,
+static void make_lists(const struct record *r, struct entry *e,
                        int matches)
 {
 	for (size_t k = 0; k < nkeydefs; k++) {
@@ -157,7 +213,7 @@ static void make_lists(const struct record *r, struct smtpcode_entry *e,
 }
 
 /* Fills r's entry *e, whose match list is already made. */
-static void make_entry(const struct record *r, struct smtpcode_entry *e)
+static void make_entry(const struct record *r, struct entry *e)
 {
 	int verdict = r->kind == R_BASIC || r->kind == R_VARIANT ||
 	              r->kind == R_PROVIDER;
@@ -211,7 +267,7 @@ static int twin_in(const struct smtpcode_entry *entries, size_t i, size_t g)
  * two for the code), by the providers' priority (the big mailbox
  * providers first, as a reader meets them most): in one place, so showing
  * them touches a few pages rather than every member's entry. */
-static void list_members(struct smtpcode_entry *entries)
+static void list_members(struct entry *entries)
 {
 	unsigned last = 0;
 	for (size_t i = 0; i < nrecords; i++)
@@ -242,15 +298,21 @@ static void list_members(struct smtpcode_entry *entries)
 	}
 }
 
-static void write_entry(FILE *out, const struct smtpcode_entry *e,
+/* Entry e, whose lists but the match list start at their index in
+ * table_list_items, nphrases past their index in items. */
+static void write_entry(FILE *out, const struct entry *e, size_t nphrases,
                         const char *comment)
 {
 	fprintf(out, "\t{0x%08lx, %u, {", (unsigned long)e->key, e->provider);
 	for (int k = 0; k < SMTPCODE_NTEXTS; k++)
 		fprintf(out, "%s%lu", k ? ", " : "", (unsigned long)e->text[k]);
 	fputs("}, {", out);
-	for (int k = 0; k < SMTPCODE_NLISTS; k++)
-		fprintf(out, "%s%u", k ? ", " : "", e->first[k]);
+	for (int k = 0; k < SMTPCODE_NLISTS; k++) {
+		size_t first = e->first[k];
+		if (k != SMTPCODE_MATCHES) /* (an empty list's: none) */
+			first = e->count[k] ? first - nphrases : 0;
+		fprintf(out, "%s%zu", k ? ", " : "", first);
+	}
 	fputs("}, {", out);
 	for (int k = 0; k < SMTPCODE_NLISTS; k++)
 		fprintf(out, "%s%u", k ? ", " : "", e->count[k]);
@@ -292,7 +354,7 @@ static unsigned char lower(unsigned char c)
  * entries.  Interns the folded copies, so it runs before the pool is
  * written. */
 static struct table_phrase *make_phrases(size_t nphrases,
-                                         const struct smtpcode_entry *entries)
+                                         const struct entry *entries)
 {
 	struct table_phrase *ph = xrealloc(NULL, (nphrases + 1) * sizeof *ph);
 	for (size_t e = 0; e < nrecords; e++)
@@ -502,20 +564,20 @@ static void pair_bits(unsigned p, unsigned bits)
 	markers.pairs[p >> 2] |= (uint8_t)(bits << 2 * (p & 3));
 }
 
-static void make_markers(const struct smtpcode_entry *entries)
+static void make_markers(const struct entry *entries)
 {
 	struct marker *m = NULL;
 	size_t n = 0, first = nrecords;
 
 	memset(&markers, 0, sizeof markers);
 	for (size_t i = 0; i < nrecords; i++) {
-		const struct smtpcode_entry *e = &entries[i];
+		const struct entry *e = &entries[i];
 		if (records[i].kind != R_PROVIDER_DEF)
 			continue;
 		if (first == nrecords)
 			first = i;
 		for (unsigned k = 0; k < e->count[SMTPCODE_MATCHES]; k++) {
-			const struct table_item *it = &items[e->first[SMTPCODE_MATCHES] + k];
+			const struct item *it = &items[e->first[SMTPCODE_MATCHES] + k];
 			const unsigned char *t = (const unsigned char *)pool.s + it->text;
 			size_t len = strlen((const char *)t);
 			/* check.c refuses these; the scan relies on it */
@@ -553,7 +615,7 @@ static void make_markers(const struct smtpcode_entry *entries)
 }
 
 /* The end of the run of entries from i with its key and provider. */
-static size_t group_end(const struct smtpcode_entry *entries, size_t i)
+static size_t group_end(const struct entry *entries, size_t i)
 {
 	size_t j = i + 1;
 	while (j < nrecords && entries[j].key == entries[i].key &&
@@ -563,7 +625,7 @@ static size_t group_end(const struct smtpcode_entry *entries, size_t i)
 }
 
 /* Each provider's entries by code: see table.h. */
-static void write_groups(FILE *out, const struct smtpcode_entry *entries)
+static void write_groups(FILE *out, const struct entry *entries)
 {
 	size_t n = 0, nproviders = 0, *starts;
 	for (size_t i = 0; i < nrecords; i++)
@@ -592,7 +654,7 @@ static void write_groups(FILE *out, const struct smtpcode_entry *entries)
 }
 
 /* The index of keys by hash: see table.h. */
-static void write_slots(FILE *out, const struct smtpcode_entry *entries)
+static void write_slots(FILE *out, const struct entry *entries)
 {
 	unsigned bits = 6;
 	size_t nkeys = 0, nslots;
@@ -622,7 +684,7 @@ static void write_slots(FILE *out, const struct smtpcode_entry *entries)
 	free(slots);
 }
 
-static void write_markers(FILE *out, const struct smtpcode_entry *entries)
+static void write_markers(FILE *out, const struct entry *entries)
 {
 	size_t n = 0;
 	fputs("\nconst uint8_t table_pairs[] = {", out);
@@ -647,19 +709,37 @@ static void write_markers(FILE *out, const struct smtpcode_entry *entries)
 	        n);
 }
 
+/* Pool offset off's new place (prose_where()) as entries and items hold
+ * it, in 16 bits: TABLE_PROSE | a packed string's number, or a plain
+ * string's offset, under TABLE_PROSE as prose_pack() put them first.
+ * One error for all the strings past them (*told). */
+static uint32_t narrow(uint32_t off, int *told)
+{
+	uint32_t w = prose_where(off), n = w & ~PROSE_PACKED;
+	if (n >= TABLE_PROSE && !(*told)++) {
+		fprintf(stderr, "gentable: %s strings past the %lu that 16 bits "
+		        "reach (table.h)\n", w & PROSE_PACKED ? "packed" : "plain",
+		        (unsigned long)TABLE_PROSE);
+		errors++;
+	}
+	return w & PROSE_PACKED ? TABLE_PROSE | n : n;
+}
+
 /* The pool split into plain strings and packed prose (prose.c), and
  * every offset moved to its new place.  What the library reads in place
- * stays plain: codes and names (lookups, lists), what decides an unknown
- * verdict (records' warnings), what matching compares (the phrases,
- * folded and as written, and the markers) and the items' keys. */
-static void pack(struct smtpcode_entry *entries, struct table_phrase *ph,
+ * stays plain: codes (lookups, lists), what decides an unknown verdict
+ * (records' warnings), what matching compares (the phrases, folded and as
+ * written, and the markers) and the items' keys.  Names are prose like
+ * the rest: a renderer asks for a few, and kept plain they took more
+ * than the 16 bits of the entries could reach. */
+static void pack(struct entry *entries, struct table_phrase *ph,
                  size_t nphrases)
 {
 	unsigned char *hot = xrealloc(NULL, pool.n);
+	int told = 0;
 	memset(hot, 0, pool.n);
 	for (size_t i = 0; i < nrecords; i++) {
 		hot[entries[i].text[SMTPCODE_CODE]] = 1;
-		hot[entries[i].text[SMTPCODE_NAME]] = 1;
 		hot[entries[i].text[SMTPCODE_THROUGH]] = 1;
 		/* every record's warnings name it (--mail, --extract) */
 		hot[entries[i].text[SMTPCODE_DECIDES]] = 1;
@@ -671,14 +751,25 @@ static void pack(struct smtpcode_entry *entries, struct table_phrase *ph,
 	}
 	for (size_t i = 0; i < nphrases; i++)
 		hot[ph[i].folded] = 1;
+	/* What entries and the lists' items name is kept in 16 bits
+	 * (table.h): those that stay plain go first in the pool. */
+	for (size_t i = 0; i < nrecords; i++)
+		for (int k = 0; k < SMTPCODE_NTEXTS; k++)
+			hot[entries[i].text[k]] |= PROSE_NARROW;
+	for (size_t i = nphrases; i < nitems; i++) {
+		hot[items[i].key] |= PROSE_NARROW;
+		hot[items[i].text] |= PROSE_NARROW;
+	}
 	prose_pack(pool.s, pool.n, hot);
 	free(hot);
 	for (size_t i = 0; i < nrecords; i++)
 		for (int k = 0; k < SMTPCODE_NTEXTS; k++)
-			entries[i].text[k] = prose_where(entries[i].text[k]);
+			entries[i].text[k] = narrow(entries[i].text[k], &told);
 	for (size_t i = 0; i < nitems; i++) {
-		items[i].key = prose_where(items[i].key);
-		items[i].text = prose_where(items[i].text);
+		items[i].key = i < nphrases ? prose_where(items[i].key)
+		                            : narrow(items[i].key, &told);
+		items[i].text = i < nphrases ? prose_where(items[i].text)
+		                             : narrow(items[i].text, &told);
 	}
 	for (size_t i = 0; i < nphrases; i++)
 		ph[i].folded = prose_where(ph[i].folded);
@@ -689,7 +780,7 @@ static void pack(struct smtpcode_entry *entries, struct table_phrase *ph,
 int write_table(const char *path, const char *date)
 {
 	char tmp[4096];
-	struct smtpcode_entry *entries;
+	struct entry *entries;
 	struct table_phrase *phrases;
 	size_t nphrases;
 	FILE *out;
@@ -763,14 +854,19 @@ int write_table(const char *path, const char *date)
 	      "#include \"table.h\"\n#include \"textbounce.h\"\n\n", out);
 	fprintf(out, "const char table_date[] = \"%s\";\n\n", date);
 	prose_write(out);
+	/* The match lists' items (without a key), then the other lists'. */
 	fputs("\nconst struct table_item table_items[] = {\n", out);
-	for (size_t i = 0; i < nitems; i++)
+	for (size_t i = 0; i < nphrases; i++)
+		fprintf(out, "\t{%lu},\n", (unsigned long)items[i].text);
+	fputs("\t{0}\n};\n\nconst struct table_list_item table_list_items[] = {\n",
+	      out);
+	for (size_t i = nphrases; i < nitems; i++)
 		fprintf(out, "\t{%lu, %lu},\n", (unsigned long)items[i].key,
 		        (unsigned long)items[i].text);
 	fputs("\t{0, 0}\n};\n\nconst struct smtpcode_entry table_entries[] = {\n",
 	      out);
 	for (size_t i = 0; i < nrecords; i++)
-		write_entry(out, &entries[i], records[i].codetext);
+		write_entry(out, &entries[i], nphrases, records[i].codetext);
 	fprintf(out, "};\n\nconst size_t table_size = %zu;\n", nrecords);
 	/* The keys again, packed, for binary search: a lookup touches a few
 	 * pages of them instead of a dozen scattered pages of entries. */
@@ -788,6 +884,9 @@ int write_table(const char *path, const char *date)
 	write_wordings(out);
 	write_synonyms(out);
 	free(phrases);
+	free(runs);
+	runs = NULL;
+	nruns = 0;
 	free(spans.w);
 	free(entries);
 	if (ferror(out) | fclose(out)) {
