@@ -243,7 +243,7 @@ static void make_entry(const struct record *r, struct entry *e)
 
 /* Whether record i is a member of group g, an entry of provider po (0:
  * a standard code). */
-static int member_of(const struct smtpcode_entry *entries, size_t i,
+static int member_of(const struct entry *entries, size_t i,
                      size_t g, unsigned po)
 {
 	return records[i].kind != R_GROUP_DEF && entries[i].provider == po &&
@@ -253,7 +253,7 @@ static int member_of(const struct smtpcode_entry *entries, size_t i,
 /* Whether another member of group g is an entry of record i's provider
  * for its code ("exchange 4.3.1" twice): then the members carry their
  * names, which tell them apart. */
-static int twin_in(const struct smtpcode_entry *entries, size_t i, size_t g)
+static int twin_in(const struct entry *entries, size_t i, size_t g)
 {
 	for (size_t k = 0; k < nrecords; k++)
 		if (k != i && member_of(entries, k, g, entries[i].provider) &&
