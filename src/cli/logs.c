@@ -558,16 +558,12 @@ static NOINLINE void select_record(struct log_ctx *c, const char *line,
 	if (!record_chosen(&o->choice, &w, r->known || words->phrase || from,
 	                   &c->selected))
 		return;
-	if (one_value(o)) {
-		if (o->record_key >= 0)
-			render_record_key(&c->origin, o->record_key);
-		else
-			render_field(&w, (enum field_id)o->field);
-	} else if (o->mode == LOG_ANNOTATE) {
+	if (one_value(o))
+		render_record_value(&w, o->record_key, o->field);
+	else if (o->mode == LOG_ANNOTATE)
 		render_annotation(line, len, &w);
-	} else {
+	else
 		render_record(o->format, &w);
-	}
 }
 
 /* The record of c->line, read from line[0..len). */
@@ -1433,8 +1429,7 @@ int read_logs(const struct log_options *o, int nfiles, char **files,
 	bool huge;
 
 	c.o = o;
-	c.selecting = o->choice.sel || o->choice.quiet || o->choice.count ||
-	              o->choice.supp;
+	c.selecting = choosing(&o->choice);
 	c.selected = 0;
 	if (nfiles == 0) {
 		nfiles = 1;

@@ -134,8 +134,7 @@ static int kind_reason(enum smtpcode_mail_kind k)
 static bool one_line(const struct mail_options *o)
 {
 	return o->format != RECORD_TEXT || o->brief || o->record_key >= 0 ||
-	       o->field >= 0 || o->choice.sel || o->choice.quiet ||
-	       o->choice.count || o->choice.supp;
+	       o->field >= 0 || choosing(&o->choice);
 }
 
 /* The record of recipient m, the i-th of mail, or the message's own (i
@@ -192,10 +191,8 @@ static void explain(const char *file, long number,
 		const struct smtpcode_query *d = &m->diagnostic_code;
 		org.seen_basic = seen_code(m->diagnostic, d, 0);
 		org.seen_enhanced = seen_code(m->diagnostic, d, 1);
-		if (o->record_key >= 0)
-			render_record_key(&org, o->record_key);
-		else if (o->field >= 0)
-			render_field(&w, (enum field_id)o->field);
+		if (o->record_key >= 0 || o->field >= 0)
+			render_record_value(&w, o->record_key, o->field);
 		else
 			render_record(o->format, &w);
 		return;

@@ -232,8 +232,8 @@ static bool shown(const struct options *o, const struct smtpcode_entry *e,
 	return p == NULL || search;
 }
 
-/* The exit status of a list or search that found n entries, after their
- * number for -c. */
+/* The exit status of a list, a search or a mode of records that found n,
+ * after their number for -c. */
 static int counted(const struct options *o, size_t n)
 {
 	if (o->count && o->mode != MODE_QUIET)
@@ -981,9 +981,8 @@ static bool of_records(const struct options *o)
  * input could not be read) and selected n, after n for -c. */
 static int records_status(const struct options *o, int read, unsigned long n)
 {
-	if (o->count && o->mode != MODE_QUIET)
-		out_printf("%lu\n", n);
-	return read ? EXIT_ERROR : n ? EXIT_FOUND : EXIT_UNKNOWN;
+	int status = counted(o, n);
+	return read ? EXIT_ERROR : status;
 }
 
 /* Whether path is read as bounces by --suppressions: a folder, an mbox

@@ -148,6 +148,9 @@ void render_annotation(const char *line, size_t len, const struct row *w);
 /* The value of key (record_key_parse()) of o as TSV writes it, then a
  * newline: --extract --field. */
 void render_record_key(const struct origin *o, int key);
+/* A record's one value (-f NAME) of row w: of its origin's key
+ * record_key when that is not -1, else of its verdict's field. */
+void render_record_value(const struct row *w, int record_key, int field);
 /* A record from a log or a message, in the chosen format. */
 void render_record(enum record_format format, const struct row *w);
 

@@ -748,3 +748,11 @@ void render_record(enum record_format format, const struct row *w)
 		SINK_LITERAL(NULL, "\n");
 	}
 }
+
+void render_record_value(const struct row *w, int record_key, int field)
+{
+	if (record_key >= 0)
+		render_record_key(w->origin, record_key);
+	else
+		render_field(w, (enum field_id)field);
+}

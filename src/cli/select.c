@@ -23,9 +23,9 @@ static const enum smtpcode_field table_field[SEL_NFIELDS] = {
 static int value_id(enum smtpcode_field f, const char *name)
 {
 	if (f == SMTPCODE_SUPPRESS && strcmp(name, "true") == 0)
-		name = "yes";
-	else if (f == SMTPCODE_SUPPRESS && strcmp(name, "false") == 0)
-		name = "no";
+		return SMTPCODE_SUPPRESS_TRUE;
+	if (f == SMTPCODE_SUPPRESS && strcmp(name, "false") == 0)
+		return SMTPCODE_SUPPRESS_FALSE;
 	return *name ? smtpcode_value_parse(f, name, strlen(name)) : -1;
 }
 
@@ -39,7 +39,8 @@ static void value_names(enum smtpcode_field f, char *why, size_t size)
 	for (int v = 1; v < n && len < size; v++) {
 		const char *name = smtpcode_value_name(f, v);
 		if (f == SMTPCODE_SUPPRESS) /* as -f prints them */
-			name = v == 1 ? "false" : v == 2 ? "true" : name;
+			name = v == SMTPCODE_SUPPRESS_FALSE  ? "false"
+			     : v == SMTPCODE_SUPPRESS_TRUE ? "true" : name;
 		int k = snprintf(why + len, size - len, "%s%s",
 		                 v == 1 ? "" : v == n - 1 ? " or " : ", ", name);
 		len += k > 0 ? (size_t)k : 0;
@@ -134,8 +135,7 @@ static int list_address(struct suppressions *s, const struct row *w)
 	          : severity == SMTPCODE_SUCCESS   ? SUPP_SUCCESS
 	          : severity == SMTPCODE_PERMANENT ? SUPP_PERMANENT
 	                                           : SUPP_TEMPORARY;
-	r.suppress = w->verdict.value[SMTPCODE_SUPPRESS] ==
-	             smtpcode_value_parse(SMTPCODE_SUPPRESS, "yes", 3);
+	r.suppress = w->verdict.value[SMTPCODE_SUPPRESS] == SMTPCODE_SUPPRESS_YES;
 	r.reason = reason ? smtpcode_value_name(SMTPCODE_REASON, reason) : NULL;
 	r.code = w->code[0] ? w->code : NULL;
 	r.file = o->file;

@@ -61,4 +61,10 @@ struct choice {
 bool record_chosen(const struct choice *k, const struct row *w, bool rests,
                    unsigned long *selected);
 
+/* Whether k asks anything of the records (else each is written). */
+static inline bool choosing(const struct choice *k)
+{
+	return k->sel || k->quiet || k->count || k->supp;
+}
+
 #endif
