@@ -90,6 +90,7 @@ static const char usage_text[] =
     "       smtpcode --suppressions [FILE|DIR...]   addresses to drop, watch, keep\n"
     "       smtpcode --stdin                 one code, reply or text per input line\n"
     "       smtpcode --providers             the providers and their entry counts\n"
+    "       smtpcode --probe DOMAIN|HOST[:PORT] [--rcpt ADDR]   ask its mail servers\n"
     "Explain SMTP reply codes: basic (452), enhanced (4.3.1, X.3.1), a pasted\n"
     "reply (\"452 4.3.1 Insufficient system storage\"), or a pattern (5.7.*).\n"
     "\n"
@@ -117,7 +118,9 @@ static const char usage_text[] =
     "\n"
     "Exit status: 0 every code was found (list, search: something matched);\n"
     "1 a code is not in the table, or nothing matched; 2 usage, input or\n"
-    "write error.  See smtpcode(1).\n";
+    "write error.  --probe (its options: smtpcode --probe -h): 0 the server\n"
+    "accepted every step, 1 it answered a failure code, 2 usage or local\n"
+    "error, 3 no server could be reached.  See smtpcode(1).\n";
 
 static void complain_arg(const char *arg, const char *why)
 {
