@@ -18,8 +18,17 @@ pending="--suppressions --severity --scope --reason --suppress --domain --count"
 help=$("$bin" --help)
 has() { echo "$help" | grep -q -- "$1\\b"; }
 
-help_opts=$(echo "$help" | grep -o -- '--[a-z][a-z-]*' | sort -u)
-page_opts=$(grep -o -- '\\-\\-[a-z][a-z\\-]*' "$page" | sed 's/\\//g' | sort -u)
+# opts: the long options a text names (page_opts: as the page writes them).
+opts() { grep -o -- '--[a-z][a-z-]*' | sort -u; }
+page_opts() { sed 's/\\-/-/g' | opts; }
+help_opts=$(echo "$help" | opts)
+page_opts=$(page_opts <"$page")
+# The probe's options (PROBING A SERVER) are smtpcode-probe's, which
+# smtpcode --probe runs: they are checked against its --help, where it
+# was built (beside smtpcode, where --probe finds it).
+probe_bin=$(dirname "$bin")/smtpcode-probe
+probe_opts=$(sed -n '/^\.SH "PROBING A SERVER"/,/^\.SH /p' "$page" | page_opts)
+[ -n "$probe_opts" ] && ok || bad "no options in PROBING A SERVER"
 for o in $help_opts; do
 	echo "$page_opts" | grep -qx -- "$o" && ok ||
 		bad "$o is in --help but not in $page"
@@ -28,6 +37,8 @@ for o in $page_opts; do
 	[ "$o" = "--" ] && continue
 	if echo "$help_opts" | grep -qx -- "$o"; then
 		ok
+	elif echo "$probe_opts" | grep -qx -- "$o"; then
+		ok # (checked against the probe's --help below)
 	elif echo " $pending " | grep -q -- " $o "; then
 		skipped=$((skipped + 1))
 	else
@@ -35,7 +46,23 @@ for o in $page_opts; do
 	fi
 done
 
-for section in NAME SYNOPSIS DESCRIPTION OPTIONS "OPTIONS BY MODE" SUPPRESSIONS "JSON OUTPUT" "EXIT STATUS" EXAMPLES "SEE ALSO"; do
+if [ -x "$probe_bin" ]; then
+	probe_help=$("$probe_bin" --help | opts)
+	for o in $probe_help; do
+		echo "$probe_opts" | grep -qx -- "$o" && ok ||
+			bad "$o is in smtpcode-probe --help but not in PROBING A SERVER"
+	done
+	for o in $probe_opts; do
+		[ "$o" = --probe ] && continue
+		echo "$probe_help" | grep -qx -- "$o" && ok ||
+			bad "$o is in PROBING A SERVER but not in smtpcode-probe --help"
+	done
+else
+	echo "the probe's options not checked: $probe_bin was not built"
+	skipped=$((skipped + 1))
+fi
+
+for section in NAME SYNOPSIS DESCRIPTION OPTIONS "OPTIONS BY MODE" SUPPRESSIONS "PROBING A SERVER" "JSON OUTPUT" "EXIT STATUS" EXAMPLES "SEE ALSO"; do
 	grep -q "^\.SH \"*$section\"*\$" "$page" && ok || bad "no section $section"
 done
 
@@ -108,8 +135,10 @@ export PATH
 
 # What each example must do: a start of its command that no other
 # example's shares; the options it needs (a pending one missing from
-# --help skips it); its exit status; a fragment of its output ("=TEXT":
-# the whole output); a command whose output is checked instead.
+# --help skips it; "network": it asks servers on the network, and is
+# not run, but its options must be the probe's); its exit status; a
+# fragment of its output ("=TEXT": the whole output); a command whose
+# output is checked instead.
 cat >"$tmp/want" <<'EOF'
 smtpcode "452 4.3.1|-|0|Mail system full|
 case $(smtpcode -f suppress|-|0|=drop|
@@ -123,6 +152,8 @@ smtpcode --mail ~/Maildir/new/*|-|0|Recipient 1:|
 smtpcode --mail --json ~/Maildir bounces.mbox.gz|-|0|bounces.mbox.gz	|
 smtpcode --suppressions -j|--suppressions|0|ivy@example.com|
 smtpcode --suppressions /var/log/mail.log ~/Maildir >|--suppressions|0|address,action,reason,code,count,first_seen,last_seen|cat suppressions.csv
+smtpcode --probe --rcpt|network|-|-|
+smtpcode --probe --watch|network|-|-|
 EOF
 
 found=0
@@ -141,6 +172,16 @@ for ex in "$tmp"/ex.*; do
 	IFS='|' read -r start needs status want after <<-EOF
 	$row
 	EOF
+	if [ "$needs" = network ]; then
+		# (tests/sh/probe.sh runs the probe, against servers on loopback)
+		for o in $(echo "$orig" | opts); do
+			[ "$o" = --probe ] && continue
+			echo "$probe_opts" | grep -qx -- "$o" && ok ||
+				bad "example: $o is not in PROBING A SERVER: $orig"
+		done
+		echo "not run (it asks servers on the network): $orig"
+		continue
+	fi
 	missing=
 	for o in $needs; do
 		[ "$o" = - ] || has "$o" || missing="$missing $o"
@@ -169,4 +210,4 @@ want_n=$(wc -l <"$tmp/want")
 [ "$found" -eq "$want_n" ] && ok ||
 	bad "EXAMPLES has $found commands, the table here $want_n"
 
-finish "$skipped skipped until the program has them"
+finish "$skipped skipped"
