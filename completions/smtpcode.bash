@@ -8,10 +8,31 @@ _smtpcode_values() {
 		sort -u
 }
 
+# After --probe the words are smtpcode-probe's, which smtpcode --probe runs
+# with them: its options; its target (a domain, HOST:PORT or an IP) is
+# nothing a shell could list.
+_smtpcode_probe() {
+	case $prev in
+	--rcpt|--from|--helo|--port|--resolver|--timeout|--watch|--attempts)
+		return ;;
+	esac
+	[[ $cur == -* ]] &&
+		COMPREPLY=($(compgen -W "--rcpt --from --helo --port --resolver
+			--timeout --no-tls --watch --attempts -j --json -h --help
+			-V --version" -- "$cur"))
+}
+
 _smtpcode() {
 	local cur prev word
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD-1]}
+
+	for word in "${COMP_WORDS[@]:1:COMP_CWORD-1}"; do
+		if [[ $word == --probe ]]; then
+			_smtpcode_probe
+			return
+		fi
+	done
 
 	# --color=WHEN: bash splits the word at '=' (COMP_WORDBREAKS), so the
 	# value is the word after a '=' that follows --color.  "--color WHEN"
@@ -76,7 +97,7 @@ _smtpcode() {
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W "-j --json -t --tsv -f --field -b --brief
 			-q --quiet -c --count -l --list -s --search -p --provider
-			--providers --stdin --annotate --extract --summary --mail
+			--providers --probe --stdin --annotate --extract --summary --mail
 			--suppressions --severity --scope --reason --suppress --domain
 			--rules --color --color= -w --width -h --help -V --version" \
 			-- "$cur"))

@@ -105,6 +105,14 @@ for f in severity recipient; do
 	echo "$fields" | grep -qx $f && ok || bad "-f: $f is not a field"
 done
 
+# smtpcode-probe's long options: those of the man page's PROBING A SERVER
+# (tests/sh/manpage.sh holds them to the probe's --help).
+probe_long=$(sed -n '/^\.SH "PROBING A SERVER"/,/^\.SH /p' "$dir/../doc/smtpcode.1" |
+	sed 's/\\-/-/g' | grep -o -- '--[a-z][a-z-]*' | grep -vx -- --probe | sort -u)
+for o in --rcpt --resolver --watch --no-tls; do
+	echo "$probe_long" | grep -qx -- $o && ok || bad "$o is not in the man page's PROBING A SERVER"
+done
+
 for sh in bash zsh fish; do
 	if ! command -v $sh >/dev/null; then
 		bad "$sh is not installed (apt-get install $sh)"
@@ -131,6 +139,19 @@ for sh in bash zsh fish; do
 	check $sh 'smtpcode --color=' auto always never
 	check $sh 'smtpcode --color=al' always
 	check $sh 'smtpcode --color '
+	# --probe, then smtpcode-probe's options in place of smtpcode's; its
+	# target is no file.
+	check $sh 'smtpcode --prob' --probe
+	check $sh 'smtpcode --probe --' $probe_long
+	check $sh 'smtpcode --probe -' $probe_long -j -h -V
+	check $sh 'smtpcode --probe --r' --rcpt --resolver
+	check $sh 'smtpcode --probe example.org --w' --watch
+	check $sh 'smtpcode --probe --rcpt bob@example.org --at' --attempts
+	check $sh 'smtpcode --probe --no' --no-tls
+	check $sh 'smtpcode --probe --ext'
+	check $sh 'smtpcode --probe --resolver '
+	check $sh 'smtpcode --probe --watch 60 '
+	check $sh 'smtpcode --probe '
 done
 
 bash -n "$dir/smtpcode.bash" && ok || bad "bash: syntax"
