@@ -39,15 +39,20 @@ struct host_addr {
 
 struct resolver;
 
-/* A resolver asking server ("IP" or "IP:PORT", "[IPv6]:PORT"), or the
- * system's configured servers when server is NULL; every query waits at
- * most timeout_ms.  NULL with a message in err on failure. */
+/* A resolver asking server ("IP", "IP:PORT", "IPv6", "[IP]:PORT"; port 53
+ * when none is given) and nothing else (no /etc/hosts), or the system's
+ * configured servers when server is NULL; never a search list: a name is
+ * absolute.  Every query waits at most timeout_ms.  NULL with a message
+ * in err on failure. */
 struct resolver *resolver_open(const char *server, int timeout_ms,
                                char *err, size_t errsize);
 void resolver_close(struct resolver *r);
 
 /* The domain's mail hosts, the most preferred first (equal preferences
- * in the order the answer gave them): *n of them into hosts[0..max). */
+ * in the order the answer gave them): *n of them into hosts[0..max).
+ * Unless RESOLVE_OK, err says why and names the query ("DNS query for MX
+ * example.org: ..."); it holds names as given or as the DNS sent them,
+ * to be escaped when shown. */
 enum resolve_status resolve_mail_hosts(struct resolver *r, const char *domain,
                                        struct mail_host *hosts, size_t max,
                                        size_t *n, char *err, size_t errsize);
