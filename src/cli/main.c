@@ -20,6 +20,7 @@
 #include "mailbox.h"
 #include "mails.h"
 #include "output.h"
+#include "probe_exec.h"
 #include "render.h"
 #include "rules.h"
 #include "select.h"
@@ -1064,6 +1065,8 @@ int main(int argc, char **argv)
 	int status;
 
 	signal(SIGPIPE, SIG_DFL);
+	if ((status = probe_dispatch(argc, argv)) >= 0)
+		return status;
 	if (argc < 2) {
 		fputs("usage: smtpcode [OPTIONS] CODE|REPLY|TEXT...  (smtpcode "
 		      "--help for more)\n", stderr);
