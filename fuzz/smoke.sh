@@ -15,7 +15,7 @@ set -eu
 secs=${1:-60}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cc=${CC:-clang}
-targets=${FUZZ_TARGETS:-"code reply logline mail pattern json gentable"}
+targets=${FUZZ_TARGETS:-"code reply logline mail pattern json gentable probe_reply"}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/smtpcode-fuzz.XXXXXX")
 keep=${FUZZ_KEEP:-0}
 # shellcheck disable=SC2317 # called by the trap
@@ -23,8 +23,9 @@ cleanup() { [ "$keep" = 1 ] || rm -rf "$tmp"; }
 trap cleanup EXIT INT TERM
 
 cd "$root"
-# The library's folders (src/README.md), all but the command's.
-libdirs=$(find src -mindepth 1 -maxdepth 1 -type d ! -name cli | sort)
+# The library's folders (src/README.md), all but the command's and the
+# probe's (a program of its own, with c-ares, OpenSSL and a main()).
+libdirs=$(find src -mindepth 1 -maxdepth 1 -type d ! -name cli ! -name probe | sort)
 base="-std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Iinclude $(printf -- '-I%s ' $libdirs)"
 san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 
@@ -56,6 +57,7 @@ extra() {
 	case $1 in
 	json) echo "-Isrc/cli src/cli/render_json.c src/cli/fields.c src/cli/format.c src/cli/rules.c" ;;
 	gentable) echo "-Itools/gentable $gentable_sources" ;;
+	probe_reply) echo "-Isrc/probe src/probe/reply.c" ;;
 	*) echo "" ;;
 	esac
 }
@@ -77,6 +79,9 @@ for t in $targets; do
 	if [ "$t" = gentable ]; then
 		# The generator's objects, not the library's table and lookups.
 		objs="$tmp/lib/parse.o $tmp/lib/vocab.o $tmp/lib/utf8.o $tmp/lib/datafmt.o"
+	elif [ "$t" = probe_reply ]; then
+		# The reply reader alone (extra() gives it): no library.
+		objs=""
 	else
 		objs=$(ls "$tmp"/lib/*.o)
 	fi
