@@ -229,6 +229,13 @@ static int read_option(struct probe *p, struct cmdline *c, char **argv,
 			         "character, '<' or '>', or nothing: refused");
 			return EXIT_ERROR;
 		}
+		/* RFC 5321 4.5.3.1.3: a path is at most 256 octets, its
+		 * brackets included; a domain 255 (4.5.3.1.2). */
+		if (strlen(v) > 254) {
+			complain(options[k].name, v, "is longer than the 254 "
+			         "bytes SMTP allows: refused");
+			return EXIT_ERROR;
+		}
 		if (options[k].id == OPT_RCPT)
 			p->so.rcpt = v;
 		else if (options[k].id == OPT_FROM)

@@ -326,6 +326,8 @@ run u_timeout2 $P --timeout 1x 127.0.0.1:25
 want u_timeout2 2 "--timeout"
 run u_crlf $P --rcpt "$(printf 'bob@example.org\r\nDATA')" 127.0.0.1:25
 want u_crlf 2 "--rcpt" "refused"
+run u_long $P --rcpt "$(printf '%0300d' 0)@example.org" 127.0.0.1:25
+want u_long 2 "--rcpt" "longer than the 254 bytes SMTP allows"
 run u_angle $P --from 'a>b' 127.0.0.1:25
 want u_angle 2 "--from"
 run u_space $P --helo 'a b' 127.0.0.1:25
