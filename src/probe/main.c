@@ -199,7 +199,7 @@ struct cmdline {
 static int read_option(struct probe *p, struct cmdline *c, char **argv,
                        int argc, int *i)
 {
-	const char *a = argv[*i], *eq = strchr(a, '='), *v = NULL;
+	const char *a = argv[*i], *eq = strchr(a, '='), *v = "";
 	size_t n = eq && a[1] == '-' ? (size_t)(eq - a) : strlen(a);
 	unsigned long num;
 	size_t k;
@@ -515,7 +515,8 @@ int main(int argc, char **argv)
 	struct cmdline c = {0, 0, 0, false, false};
 	struct report rp;
 	struct attempt a;
-	char name[256], err[256];
+	static char name[256]; /* p.so.helo may point here */
+	char err[256];
 	int status;
 
 	signal(SIGPIPE, SIG_DFL);
