@@ -504,9 +504,10 @@ void out_para_untrusted(const char *lead, unsigned indent, const char *s,
 	para(lead, indent, s, n, 1);
 }
 
-void out_flush(void)
+int out_flush(void)
 {
 	flush_buffer();
+	return oerr ? -1 : 0;
 }
 
 int out_finish(void)

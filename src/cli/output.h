@@ -164,8 +164,10 @@ void out_capture_free(struct out_capture *c);
 /* Memory ran out: the output is incomplete, and out_finish() says so. */
 void out_no_memory(void);
 
-/* What this thread wrote (not into a capture) out to stdout now. */
-void out_flush(void);
+/* What this thread wrote (not into a capture) out to stdout now: 0, or
+ * -1 when a write to stdout has failed (out_finish() says why), so that a
+ * program that runs until stopped learns of it at once. */
+int out_flush(void);
 
 /* Flush and close stdout: 0, or 1 when something failed to be written
  * (errno says why), or 2 when memory ran out (out_no_memory()). */

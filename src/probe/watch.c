@@ -175,7 +175,10 @@ int watch_run(long long interval_ms, unsigned max_attempts,
 			}
 			return status;
 		}
-		out_flush();
+		/* A watch without --attempts may never end: a full disk or a
+		 * closed pipe ends it now, not when it clears. */
+		if (out_flush() != 0)
+			return 2;
 		if (!sleep_until(began + interval_ms)) {
 			if (!rp->json) {
 				out_printf("stopped after %u attempt%s\n", w.attempt,

@@ -363,5 +363,13 @@ run stuck $P --watch 1 --attempts 2 "127.0.0.1:$port" --rcpt bob@example.org
 want stuck 1 "still failing after 2 attempts" "attempt 2 (+"
 [ "$(grep -c 'Connection\|  rcpt' "$tmp/stuck.out")" -eq 1 ] && ok ||
 	bad "stuck: the same refusal shown again: $(cat "$tmp/stuck.out")"
+# A watch that would run until it clears stops at the first attempt whose
+# output cannot be written (a full disk), exit 2 with the error named.
+serve full --reply 'rcpt=452 4.3.1 Insufficient system storage'
+timeout 60 $P --watch 1 "127.0.0.1:$port" --rcpt bob@example.org \
+	>/dev/full 2>"$tmp/full.err"
+st=$?
+: >"$tmp/full.out"
+want full 2 "write error: No space left on device"
 
 finish
