@@ -52,8 +52,14 @@ zpty -w z 'bindkey "^I" complete-word; LISTMAX=100000'
 zpty -w z "mark=MATCH\$'\\t'"
 zpty -w z 'compadd() { if (( ${@[(I)-[OAD]]} )); then builtin compadd "$@"; return; fi; local -a m; builtin compadd -O m "$@"; (( $#m )) && print -rl -- ${m/#/$mark}; builtin compadd "$@"; }'
 zpty -w z 'comppostfuncs=(exit)'
-zpty -w -n z "$2"$'\t'
+# The line and its TAB go only once the shell has run all of the above
+# and waits at its prompt (it prints READY, which the echo of the command,
+# spelt ${:-RE}ADY, does not hold): typed earlier, on a loaded machine,
+# they could be taken before the line editor reads them.
 local line
+zpty -w z 'print -r -- ${:-RE}ADY'
+zpty -r z line '*READY*' || exit 2
+zpty -w -n z "$2"$'\t'
 while zpty -r z line; do
 	line=${line//[$'\r\n']}
 	[[ $line == *MATCH$'\t'* ]] && print -r -- ${line#*MATCH$'\t'}
