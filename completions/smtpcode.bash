@@ -18,7 +18,7 @@ _smtpcode_probe() {
 	esac
 	[[ $cur == -* ]] &&
 		COMPREPLY=($(compgen -W "--rcpt --from --helo --port --resolver
-			--timeout --no-tls --watch --attempts -j --json -h --help
+			--timeout --no-tls --tls-on-connect --watch --attempts -j --json -h --help
 			-V --version" -- "$cur"))
 }
 

@@ -65,6 +65,7 @@ complete -c smtpcode -n __smtpcode_probing -l port -x -d 'the port of the mail s
 complete -c smtpcode -n __smtpcode_probing -l resolver -x -d 'the DNS server to ask: IP[:PORT]'
 complete -c smtpcode -n __smtpcode_probing -l timeout -x -d 'one time-out for every step'
 complete -c smtpcode -n __smtpcode_probing -l no-tls -d 'do not use STARTTLS'
+complete -c smtpcode -n __smtpcode_probing -l tls-on-connect -d 'TLS before the banner, as on port 465'
 complete -c smtpcode -n __smtpcode_probing -l watch -x -d 'probe again at this interval until accepted'
 complete -c smtpcode -n __smtpcode_probing -l attempts -x -d 'with --watch, give up after N probes'
 complete -c smtpcode -n __smtpcode_probing -s j -l json -d 'one JSON object per step'

@@ -187,9 +187,9 @@ enum conn_status conn_reply(struct conn *c, struct reply *r,
 	}
 }
 
-enum conn_status conn_starttls(struct conn *c, const char *host,
-                               long long deadline, struct tls_peer *peer,
-                               char *err, size_t errsize)
+enum conn_status conn_tls_start(struct conn *c, const char *host,
+                                long long deadline, struct tls_peer *peer,
+                                char *err, size_t errsize)
 {
 	/* Bytes after the 220 came before the handshake, in plain text:
 	 * taking them as the first encrypted reply is the injection of

@@ -44,11 +44,12 @@ enum conn_status conn_send(struct conn *c, const char *s, size_t n,
 /* Read one whole reply into r before deadline. */
 enum conn_status conn_reply(struct conn *c, struct reply *r,
                             long long deadline, char *err, size_t errsize);
-/* The TLS handshake (after the server's 220 to STARTTLS), host named for
- * SNI and the certificate's check; *peer says what was found. */
-enum conn_status conn_starttls(struct conn *c, const char *host,
-                               long long deadline, struct tls_peer *peer,
-                               char *err, size_t errsize);
+/* The TLS handshake (after the server's 220 to STARTTLS, or at once on
+ * a port of implicit TLS), host named for SNI and the certificate's
+ * check; *peer says what was found. */
+enum conn_status conn_tls_start(struct conn *c, const char *host,
+                                long long deadline, struct tls_peer *peer,
+                                char *err, size_t errsize);
 /* Close (TLS first, when started); c may be closed already. */
 void conn_close(struct conn *c);
 

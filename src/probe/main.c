@@ -36,6 +36,8 @@ static const char help_text[] =
     "  --timeout SECONDS     one time-out for every step (default: RFC 5321's,\n"
     "                        5 min a reply, 30 s to connect, 10 s for DNS)\n"
     "  --no-tls              do not use STARTTLS even when offered\n"
+    "  --tls-on-connect      TLS from the start, before the banner (the\n"
+    "                        default on port 465)\n"
     "  --watch SECONDS       repeat until the server accepts (60 at least,\n"
     "                        but for loopback addresses); show what changed\n"
     "  --attempts N          with --watch: give up after N attempts\n"
@@ -172,7 +174,7 @@ static int read_target(struct probe *p, const char *t)
 }
 
 enum { OPT_RCPT = 256, OPT_FROM, OPT_HELO, OPT_PORT, OPT_RESOLVER,
-       OPT_TIMEOUT, OPT_NO_TLS, OPT_WATCH, OPT_ATTEMPTS };
+       OPT_TIMEOUT, OPT_NO_TLS, OPT_TLS_ON_CONNECT, OPT_WATCH, OPT_ATTEMPTS };
 
 static const struct {
 	const char *name;
@@ -182,7 +184,9 @@ static const struct {
 	{"--rcpt", OPT_RCPT, true}, {"--from", OPT_FROM, true},
 	{"--helo", OPT_HELO, true}, {"--port", OPT_PORT, true},
 	{"--resolver", OPT_RESOLVER, true}, {"--timeout", OPT_TIMEOUT, true},
-	{"--no-tls", OPT_NO_TLS, false}, {"--watch", OPT_WATCH, true},
+	{"--no-tls", OPT_NO_TLS, false},
+	{"--tls-on-connect", OPT_TLS_ON_CONNECT, false},
+	{"--watch", OPT_WATCH, true},
 	{"--attempts", OPT_ATTEMPTS, true}, {"--json", 'j', false},
 	{"-j", 'j', false}, {"--help", 'h', false}, {"-h", 'h', false},
 	{"--version", 'V', false}, {"-V", 'V', false},
@@ -258,6 +262,7 @@ static int read_option(struct probe *p, struct cmdline *c, char **argv,
 		}
 		break;
 	case OPT_NO_TLS: p->so.no_tls = true; break;
+	case OPT_TLS_ON_CONNECT: p->so.tls_on_connect = true; break;
 	case OPT_WATCH:
 		if (!number(v, 1, 86400, &num)) {
 			complain("--watch", v, "is not a number of seconds (1 to "
@@ -304,8 +309,16 @@ static int read_command_line(struct probe *p, struct cmdline *c, int argc,
 		return usage_error("no target: give a DOMAIN, HOST[:PORT] or IP");
 	if (c->attempts && !c->watch)
 		return usage_error("--attempts goes with --watch");
+	if (p->so.tls_on_connect && p->so.no_tls)
+		return usage_error("--tls-on-connect and --no-tls: give one");
 	p->target = target;
-	return read_target(p, target);
+	if ((status = read_target(p, target)) >= 0)
+		return status;
+	/* RFC 8314 3.3: port 465 takes TLS at once, and a probe waiting
+	 * for a plain banner there would only time out. */
+	if (p->port == 465 && !p->so.no_tls)
+		p->so.tls_on_connect = true;
+	return -1;
 }
 
 /* ---- An attempt ---- */

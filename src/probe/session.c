@@ -155,10 +155,25 @@ static bool greet(struct run *r, bool *tls)
 	return false;
 }
 
+/* The TLS handshake, reported as its own step: whether it worked. */
+static bool handshake(struct run *r, const char *host, int timeout_ms)
+{
+	struct tls_peer peer;
+
+	r->start = clock_ms();
+	memset(&peer, 0, sizeof peer);
+	if (conn_tls_start(&r->c, host, r->start + timeout_ms, &peer, r->err,
+	                   sizeof r->err) != CONN_OK) {
+		unreachable(r, STEP_TLS, NULL);
+		return false;
+	}
+	emit(r, STEP_TLS, NULL, NULL, &peer, NULL);
+	return true;
+}
+
 /* STARTTLS, the handshake and EHLO again: whether the session goes on. */
 static bool starttls(struct run *r, const char *host)
 {
-	struct tls_peer peer;
 	bool again;
 	unsigned cls = exchange(r, STEP_STARTTLS, "STARTTLS", r->o->t.command);
 
@@ -167,15 +182,7 @@ static bool starttls(struct run *r, const char *host)
 			failed(r, STEP_STARTTLS, "STARTTLS");
 		return false;
 	}
-	r->start = clock_ms();
-	memset(&peer, 0, sizeof peer);
-	if (conn_starttls(&r->c, host, r->start + r->o->t.command, &peer,
-	                  r->err, sizeof r->err) != CONN_OK) {
-		unreachable(r, STEP_TLS, NULL);
-		return false;
-	}
-	emit(r, STEP_TLS, NULL, NULL, &peer, NULL);
-	return greet(r, &again);
+	return handshake(r, host, r->o->t.command) && greet(r, &again);
 }
 
 /* MAIL, then RCPT when an address was given: whether both succeeded. */
@@ -228,6 +235,10 @@ void session_run(const struct session_opts *o, const char *host,
 		return;
 	}
 	emit(&r, STEP_CONNECT, NULL, NULL, NULL, NULL);
+	/* The server's wait for a ClientHello would otherwise look like a
+	 * silent banner, five minutes long. */
+	if (o->tls_on_connect && !handshake(&r, host, o->t.banner))
+		return;
 	cls = exchange(&r, STEP_BANNER, NULL, o->t.banner);
 	if (cls != 2) {
 		if (cls)
@@ -237,7 +248,7 @@ void session_run(const struct session_opts *o, const char *host,
 	res->past_banner = true;
 	if (!greet(&r, &tls))
 		return;
-	if (tls && !o->no_tls && !starttls(&r, host))
+	if (tls && !o->no_tls && !o->tls_on_connect && !starttls(&r, host))
 		return;
 	if (!envelope(&r))
 		return;

@@ -50,6 +50,8 @@ struct session_opts {
 	const char *from;   /* MAIL FROM:<from>; "" for the null sender */
 	const char *rcpt;   /* RCPT TO:<rcpt>, or NULL: stop after MAIL */
 	bool no_tls;
+	bool tls_on_connect; /* implicit TLS (RFC 8314 3.3): the handshake
+	                        comes before the banner, and no STARTTLS */
 	struct timeouts t;
 };
 

@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """A scripted SMTP server for the probe's tests, on loopback.
 
-It binds port 0 on --host, writes the port it got to --port-file, and
+It binds port 0 (or --bind-port) on --host, writes the port it got to --port-file, and
 serves connections one at a time until it is killed or --max-seconds have
 passed.  The default replies accept everything; --reply STEP=TEXT changes
 one (TEXT may hold a backslash and n, "250-a\\n250 b", for a multi-line
 reply), --then-after N with --then STEP=TEXT changes them from the N+1th
 connection on (a --watch test: refused N times, then accepted).  --cert and
---key offer STARTTLS; --bad-tls offers it and answers the handshake with
-garbage; --silent, --cut and --flood make servers that never answer, cut a
+--key offer STARTTLS, or with --tls-on-connect take TLS at once, before
+the banner (port 465's implicit TLS); --bad-tls offers STARTTLS and
+answers the handshake with garbage; --silent, --cut and --flood make servers that never answer, cut a
 reply short, or send an endless one.  --log FILE gets each command line
 received, one a line, before TLS and after it, so that a test can check
 that QUIT was sent and DATA never was.
@@ -66,6 +67,7 @@ def parse_args():
     p = argparse.ArgumentParser(description="a scripted SMTP server for tests")
     p.add_argument("--port-file", required=True)
     p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--bind-port", type=int, default=0)
     p.add_argument("--log")
     p.add_argument("--cert")
     p.add_argument("--key")
@@ -76,10 +78,13 @@ def parse_args():
     p.add_argument("--cut", action="store_true")
     p.add_argument("--flood", type=int, default=None, metavar="BYTES")
     p.add_argument("--bad-tls", action="store_true")
+    p.add_argument("--tls-on-connect", action="store_true")
     p.add_argument("--max-seconds", type=float, default=60.0)
     a = p.parse_args()
     if bool(a.cert) != bool(a.key):
         p.error("--cert and --key go together")
+    if a.tls_on_connect and not a.cert:
+        p.error("--tls-on-connect needs --cert and --key")
     if (a.then_after is None) != (not a.then):
         p.error("--then-after and --then go together")
     if a.flood is not None and a.flood < 0:
@@ -168,9 +173,14 @@ class Server:
             self.flood(conn, a.flood)
             return
         replies = self.replies()
+        in_tls = False
+        if a.tls_on_connect:
+            conn.settimeout(self.left())
+            conn = self.tls.wrap_socket(conn, server_side=True)
+            self.conn = conn
+            in_tls = True
         self.send(conn, replies["banner"])
         buf = b""
-        in_tls = False
         while True:
             line, buf = self.readline(conn, buf)
             if line is None:
@@ -232,7 +242,7 @@ class Server:
         family = socket.AF_INET6 if ":" in self.args.host else socket.AF_INET
         with socket.socket(family, socket.SOCK_STREAM) as listener:
             listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            listener.bind((self.args.host, 0))
+            listener.bind((self.args.host, self.args.bind_port))
             listener.listen(8)
             port = listener.getsockname()[1]
             # Written whole, then renamed: a test waiting for the file

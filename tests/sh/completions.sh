@@ -154,6 +154,7 @@ for sh in bash zsh fish; do
 	check $sh 'smtpcode --probe example.org --w' --watch
 	check $sh 'smtpcode --probe --rcpt bob@example.org --at' --attempts
 	check $sh 'smtpcode --probe --no' --no-tls
+	check $sh 'smtpcode --probe --tls' --tls-on-connect
 	check $sh 'smtpcode --probe --ext'
 	check $sh 'smtpcode --probe --resolver '
 	check $sh 'smtpcode --probe --watch 60 '

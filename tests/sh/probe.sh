@@ -211,6 +211,29 @@ if sh "$dir/certs.sh" "$tmp/certs" >"$tmp/certs.out" 2>&1; then
 	want notls 0 "accepts mail from <>"
 	lacks notls "starttls"
 	grep -q '^STARTTLS' "$tmp/notls.log" && bad "--no-tls sent STARTTLS" || ok
+	# Implicit TLS (--tls-on-connect, port 465's default): the handshake
+	# first, then the banner; no STARTTLS, one EHLO.
+	serve implicit --tls-on-connect --cert "$c/good.pem" --key "$c/good.key"
+	SSL_CERT_FILE=$c/ca.pem run implicit $P --tls-on-connect --timeout 10 "127.0.0.1:$port" --rcpt bob@example.org
+	want implicit 0 "  tls " "; verified" "accepts mail for bob@example.org"
+	lacks implicit "starttls"
+	[ "$(grep -n '^  \(tls\|banner\) ' "$tmp/implicit.out" | cut -d' ' -f3 | tr '\n' ' ')" = "tls banner " ] && ok ||
+		bad "implicit: the handshake did not come before the banner: $(cat "$tmp/implicit.out")"
+	grep -q '^STARTTLS' "$tmp/implicit.log" && bad "implicit: STARTTLS sent over TLS" || ok
+	[ "$(grep -c '^EHLO' "$tmp/implicit.log")" -eq 1 ] && ok || bad "implicit: not one EHLO: $(cat "$tmp/implicit.log")"
+	# A plain server's banner is no handshake: a clear failure at once,
+	# not a wait for a banner.
+	serve plain465
+	run plain465 $P --tls-on-connect --timeout 10 "127.0.0.1:$port"
+	want plain465 3 "TLS handshake failed"
+	# Port 465 is implicit TLS without being asked, where it can be bound.
+	if python3 -c 'import socket; s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1", 465))' 2>/dev/null; then
+		serve port465 --bind-port 465 --tls-on-connect --cert "$c/good.pem" --key "$c/good.key"
+		SSL_CERT_FILE=$c/ca.pem run port465 $P --timeout 10 127.0.0.1:465
+		want port465 0 "  tls " "accepts mail from <>"
+	else
+		echo "probe: port 465 cannot be bound here: its default not checked"
+	fi
 	serve badtls --bad-tls
 	run badtls $P --timeout 5 "127.0.0.1:$port"
 	want badtls 3 "TLS handshake failed"
@@ -332,6 +355,8 @@ run u_angle $P --from 'a>b' 127.0.0.1:25
 want u_angle 2 "--from"
 run u_space $P --helo 'a b' 127.0.0.1:25
 want u_space 2 "--helo"
+run u_tls $P --tls-on-connect --no-tls 127.0.0.1:25
+want u_tls 2 "--tls-on-connect and --no-tls: give one"
 run u_option $P --frobnicate 127.0.0.1:25
 want u_option 2 "unknown option"
 # The watch's interval against a machine elsewhere: refused before any
