@@ -489,6 +489,14 @@ done:
 	}
 	a->outcome = kept.outcome;
 	what = kept.outcome == OUTCOME_FAILED ? kept.command : kept.error;
+	/* Silence at connect on port 25 is most often the probing side's
+	 * network, which drops outgoing port 25 as many ISPs and clouds do:
+	 * said, since the server cannot be told from it. */
+	if (kept.outcome == OUTCOME_UNREACHABLE && kept.step == STEP_CONNECT &&
+	    p->port == 25 && strcmp(kept.error, "timed out") == 0)
+		what = "timed out at connect (many networks block outgoing "
+		       "port 25: if every server times out, try from a mail "
+		       "server)";
 	report_sentence(rp, a->outcome, kept_host, what, p->so.from, p->so.rcpt,
 	                a->sentence, sizeof a->sentence);
 	a->status = a->outcome == OUTCOME_ACCEPTED ? EXIT_ACCEPTED

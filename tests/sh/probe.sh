@@ -1,8 +1,9 @@
 #!/bin/sh
 # smtpcode-probe against real servers on loopback: the scripted server
-# (tests/probe/smtp-server.py), Postfix's smtp-sink, and the test DNS
-# server (tests/probe/dns-server.py) for the MX lookups, never the
-# system's resolver.  Each case checks the exit status and fragments of the
+# (tests/probe/smtp-server.py), Postfix's smtp-sink, a listener that never
+# accepts (tests/probe/no-accept.py), and the test DNS server
+# (tests/probe/dns-server.py) for the MX lookups, never the system's
+# resolver.  Each case checks the exit status and fragments of the
 # output, in text and, where it matters, JSON.  Every wait is bounded, and
 # the servers end by themselves (--max-seconds) if this script does not
 # kill them.  Skipped (77) where smtpcode-probe was not built.
@@ -168,6 +169,20 @@ run silent $P --timeout 1 "127.0.0.1:$port"
 t1=$(date +%s)
 want silent 3 "  banner" "timed out"
 [ $((t1 - t0)) -le 5 ] && ok || bad "silent: --timeout 1 took $((t1 - t0)) s"
+
+lacks silent "port 25"
+# Silence at connect on port 25: the probing network's blocking is named
+# as the likely cause (where 127.0.0.1:25 can be bound).
+if python3 -c 'import socket; s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1", 25))' 2>/dev/null; then
+	python3 "$dir/no-accept.py" --port-file "$tmp/drop.port" --bind-port 25 \
+		--max-seconds 30 >"$tmp/drop.srv" 2>&1 &
+	pids="$pids $!"
+	wait_file "$tmp/drop.port" || bad "no-accept.py did not start: $(cat "$tmp/drop.srv")"
+	run drop $P --timeout 1 127.0.0.1
+	want drop 3 "  connect" "timed out at connect (many networks block outgoing port 25"
+else
+	echo "probe: port 25 cannot be bound here: the connect time-out's hint not checked"
+fi
 
 serve cut --cut
 run cut $P --timeout 5 "127.0.0.1:$port"
