@@ -24,6 +24,10 @@
 enum { EXIT_ACCEPTED = 0, EXIT_FAILED = 1, EXIT_ERROR = 2,
        EXIT_UNREACHABLE = 3 };
 
+/* SMTP's port (RFC 5321 4.5.4.2), and message submission over implicit
+ * TLS (RFC 8314 7.3). */
+enum { PORT_SMTP = 25, PORT_SUBMISSIONS = 465 };
+
 static const char help_text[] =
     "usage: smtpcode --probe [OPTIONS] DOMAIN | HOST[:PORT] | [IP]:PORT | IP\n"
     "Ask a domain's mail servers (MX order) or one server what they answer,\n"
@@ -316,7 +320,7 @@ static int read_command_line(struct probe *p, struct cmdline *c, int argc,
 		return status;
 	/* RFC 8314 3.3: port 465 takes TLS at once, and a probe waiting
 	 * for a plain banner there would only time out. */
-	if (p->port == 465 && !p->so.no_tls)
+	if (p->port == PORT_SUBMISSIONS && !p->so.no_tls)
 		p->so.tls_on_connect = true;
 	return -1;
 }
@@ -493,7 +497,7 @@ done:
 	 * network, which drops outgoing port 25 as many ISPs and clouds do:
 	 * said, since the server cannot be told from it. */
 	if (kept.outcome == OUTCOME_UNREACHABLE && kept.step == STEP_CONNECT &&
-	    p->port == 25 && strcmp(kept.error, "timed out") == 0)
+	    kept.timed_out && p->port == PORT_SMTP)
 		what = "timed out at connect (many networks block outgoing "
 		       "port 25: if every server times out, try from a mail "
 		       "server)";
@@ -542,7 +546,7 @@ int main(int argc, char **argv)
 
 	signal(SIGPIPE, SIG_DFL);
 	p.so.from = "";
-	p.port = 25;
+	p.port = PORT_SMTP;
 	p.so.t = (struct timeouts){30000, 300000, 300000, 10000};
 	if ((status = read_command_line(&p, &c, argc, argv)) >= 0)
 		return finish(status);

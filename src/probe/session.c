@@ -53,12 +53,15 @@ static void emit(struct run *r, enum step_id id, const char *command,
 	r->each(&r->s, r->ctx);
 }
 
-/* The server cannot be talked to any more: close without QUIT. */
-static void unreachable(struct run *r, enum step_id id, const char *command)
+/* The server cannot be talked to any more (st says why): close without
+ * QUIT. */
+static void unreachable(struct run *r, enum step_id id, const char *command,
+                        enum conn_status st)
 {
 	emit(r, id, command, NULL, NULL, r->err);
 	r->res->outcome = OUTCOME_UNREACHABLE;
 	r->res->step = id;
+	r->res->timed_out = st == CONN_TIMEOUT;
 	snprintf(r->res->error, sizeof r->res->error, "%s", r->err);
 	conn_close(&r->c);
 }
@@ -85,7 +88,7 @@ static unsigned exchange(struct run *r, enum step_id id, const char *command,
 	if (st == CONN_OK)
 		st = conn_reply(&r->c, &reply, deadline, r->err, sizeof r->err);
 	if (st != CONN_OK) {
-		unreachable(r, id, command);
+		unreachable(r, id, command, st);
 		return 0;
 	}
 	emit(r, id, command, &reply, NULL, NULL);
@@ -159,12 +162,14 @@ static bool greet(struct run *r, bool *tls)
 static bool handshake(struct run *r, const char *host, int timeout_ms)
 {
 	struct tls_peer peer;
+	enum conn_status st;
 
 	r->start = clock_ms();
 	memset(&peer, 0, sizeof peer);
-	if (conn_tls_start(&r->c, host, r->start + timeout_ms, &peer, r->err,
-	                   sizeof r->err) != CONN_OK) {
-		unreachable(r, STEP_TLS, NULL);
+	st = conn_tls_start(&r->c, host, r->start + timeout_ms, &peer, r->err,
+	                    sizeof r->err);
+	if (st != CONN_OK) {
+		unreachable(r, STEP_TLS, NULL, st);
 		return false;
 	}
 	emit(r, STEP_TLS, NULL, NULL, &peer, NULL);
@@ -217,6 +222,7 @@ void session_run(const struct session_opts *o, const char *host,
 	struct run r;
 	bool tls;
 	unsigned cls;
+	enum conn_status st;
 
 	memset(res, 0, sizeof *res);
 	memset(&r, 0, offsetof(struct run, c));
@@ -229,9 +235,9 @@ void session_run(const struct session_opts *o, const char *host,
 	r.s.address = a->text;
 	r.s.port = port;
 	r.start = clock_ms();
-	if (conn_open(&r.c, a, r.start + o->t.connect, r.err,
-	              sizeof r.err) != CONN_OK) {
-		unreachable(&r, STEP_CONNECT, NULL);
+	st = conn_open(&r.c, a, r.start + o->t.connect, r.err, sizeof r.err);
+	if (st != CONN_OK) {
+		unreachable(&r, STEP_CONNECT, NULL, st);
 		return;
 	}
 	emit(&r, STEP_CONNECT, NULL, NULL, NULL, NULL);

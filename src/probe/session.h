@@ -66,6 +66,7 @@ struct session_result {
 	bool past_banner;   /* the server greeted with a success code: the
 	                       one to report, not to skip for another */
 	enum step_id step;  /* the step that decided a failure */
+	bool timed_out;     /* unreachable: that step's deadline passed */
 	char command[600];  /* its command line ("RCPT TO:<bob@...>") */
 	char error[256];    /* the error of an unreachable server */
 };

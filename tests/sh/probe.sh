@@ -52,6 +52,11 @@ free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
+# can_bind PORT: whether this user may listen on 127.0.0.1:PORT now.
+can_bind() {
+	python3 -c 'import socket, sys; s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1", int(sys.argv[1])))' "$1" 2>/dev/null
+}
+
 # sink ADDRESS:PORT ARGS...: smtp-sink there, when it is installed.
 start_sink() {
 	a=$1
@@ -173,7 +178,7 @@ want silent 3 "  banner" "timed out"
 lacks silent "port 25"
 # Silence at connect on port 25: the probing network's blocking is named
 # as the likely cause (where 127.0.0.1:25 can be bound).
-if python3 -c 'import socket; s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1", 25))' 2>/dev/null; then
+if can_bind 25; then
 	python3 "$dir/no-accept.py" --port-file "$tmp/drop.port" --bind-port 25 \
 		--max-seconds 30 >"$tmp/drop.srv" 2>&1 &
 	pids="$pids $!"
@@ -242,7 +247,7 @@ if sh "$dir/certs.sh" "$tmp/certs" >"$tmp/certs.out" 2>&1; then
 	run plain465 $P --tls-on-connect --timeout 10 "127.0.0.1:$port"
 	want plain465 3 "TLS handshake failed"
 	# Port 465 is implicit TLS without being asked, where it can be bound.
-	if python3 -c 'import socket; s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1", 465))' 2>/dev/null; then
+	if can_bind 465; then
 		serve port465 --bind-port 465 --tls-on-connect --cert "$c/good.pem" --key "$c/good.key"
 		SSL_CERT_FILE=$c/ca.pem run port465 $P --timeout 10 127.0.0.1:465
 		want port465 0 "  tls " "accepts mail from <>"
