@@ -194,6 +194,34 @@ extern const uint16_t table_wording_first[TABLE_WORDING_BUCKETS + 1];
 extern const unsigned char table_wording_fold[256];
 
 /*
+ * What each reason brings to a verdict (data/reasons/, the generator's
+ * wordings.c), indexed by its SMTPCODE_REASON value: the suppress and
+ * bounce of a permanent failure it decides, the scope and acts, whether
+ * its words beat a code's own reason, and the reason it becomes in a
+ * reply to DATA (0: itself).
+ */
+struct table_reason {
+	uint8_t suppress, bounce, scope, acts;
+	uint8_t beats_code;
+	uint8_t after_data;
+};
+extern const struct table_reason table_reasons[];
+
+/*
+ * The steps of a judgement, in the order data/reasons/precedence.txt
+ * gives them (the generator's precedence.c): what decides the code, what
+ * decides the reason.  Each list ends with TABLE_STEP_END.
+ */
+enum table_step {
+	TABLE_STEP_END,
+	TABLE_STEP_REPLY, TABLE_STEP_STATUS,             /* code */
+	TABLE_STEP_MESSAGE, TABLE_STEP_RULES, TABLE_STEP_PHRASE,
+	TABLE_STEP_SPECIFIC_WORDS, TABLE_STEP_CODE, TABLE_STEP_WORDS /* reason */
+};
+extern const uint8_t table_code_steps[];
+extern const uint8_t table_reason_steps[];
+
+/*
  * The search's synonyms (data/search/, the generator's synonyms.c), in
  * ASCII lower case: each list's phrases ("blacklisted\0blocklist\0"),
  * each ended by a NUL and the list by one more, the lists ended by an

@@ -98,6 +98,8 @@ static const struct value reason[] = {
 	             "by machine"},
 	{"feedback", "a feedback report: the message was reported as abuse, "
 	             "fraud or the like"},
+	{"filtered", "the recipient's own filter refused the message: the "
+	             "address exists"},
 };
 
 static const struct value suppress[] = {

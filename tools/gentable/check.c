@@ -89,6 +89,8 @@ const char *split_item(const char *v, size_t *keylen)
 	return colon + 2;
 }
 
+static int usable(const struct record *r);
+
 /* ---- What each record is ---- */
 
 static int all_digits(const char *s, size_t n)
@@ -192,6 +194,10 @@ static void classify(struct record *r)
 		classify_definition(r, R_SYNONYMS, ++nsynonyms);
 		return;
 	}
+	if (strcmp(f->def->name, "judge") == 0) {
+		classify_definition(r, R_JUDGE, (unsigned)r->order);
+		return;
+	}
 	if (parse_category(r, s) == 0) {
 		r->kind = R_CATEGORY;
 		snprintf(r->codetext, sizeof r->codetext, "%s", s);
@@ -258,7 +264,8 @@ static int named(enum record_kind kind)
 {
 	return kind == R_PROVIDER_DEF || kind == R_GROUP_DEF ||
 	       kind == R_CORPUS || kind == R_LAYOUT || kind == R_PHRASES ||
-	       kind == R_DIALECT || kind == R_WORDS || kind == R_SYNONYMS;
+	       kind == R_DIALECT || kind == R_WORDS || kind == R_SYNONYMS ||
+	       kind == R_JUDGE;
 }
 
 static struct record *find_definition(enum record_kind kind, const char *id)
@@ -300,7 +307,9 @@ static int allowed(enum record_kind kind, const struct keydef *def)
 	    "underscores", "auth-failed-reply", "auth-temp-reply", "source", "note",
 	    NULL};
 	static const char *const wording[] = {"reason-words", "priority",
-	                                      "phrase", "note", NULL};
+	    "phrase", "suppress", "bounce", "scope", "acts", "beats-code",
+	    "after-data", "note", NULL};
+	static const char *const judge[] = {"judge", "step", "note", NULL};
 	static const char *const synonyms[] = {"synonyms", "phrase", "note",
 	                                       NULL};
 	const char *k = def->name;
@@ -308,6 +317,8 @@ static int allowed(enum record_kind kind, const struct keydef *def)
 		return one_of(k, wording);
 	if (kind == R_SYNONYMS)
 		return one_of(k, synonyms);
+	if (kind == R_JUDGE)
+		return one_of(k, judge);
 	if (layout_only(k) && kind != R_LAYOUT && kind != R_PHRASES)
 		return 0;
 	if (def->index == DIALECT_KEY && kind != R_DIALECT)
@@ -339,6 +350,7 @@ static int allowed(enum record_kind kind, const struct keydef *def)
 		return one_of(k, dialect);
 	case R_WORDS:
 	case R_SYNONYMS:
+	case R_JUDGE:
 		break; /* above */
 	}
 	return 0;
@@ -612,6 +624,8 @@ static void check_verdict(const struct record *r)
 	}
 	check_unknown(r);
 	check_suppress(r);
+	if (sev == SMTPCODE_PERMANENT)
+		check_reason_verdict(r);
 }
 
 static void check_category(const struct record *r)
@@ -667,6 +681,9 @@ static void check_record(const struct record *r)
 		return;
 	case R_SYNONYMS:
 		check_synonyms(r);
+		return;
+	case R_JUDGE:
+		check_judge(r);
 		return;
 	case R_TOPIC:
 		require(r, "name", 1);
@@ -779,6 +796,164 @@ static void check_group_scope(const struct record *r)
 		     smtpcode_value_name(SMTPCODE_SCOPE, want));
 }
 
+/* An entry as a message names it: "5.2.1", or "5.2.1 (gmail)" for a
+ * provider's. */
+static const char *entry_name(const struct record *r, char *buf, size_t n)
+{
+	const struct field *p = r->kind == R_PROVIDER ? get(r, "provider") : NULL;
+	if (p)
+		snprintf(buf, n, "%s (%s)", r->codetext, p->value);
+	else
+		snprintf(buf, n, "%s", r->codetext);
+	return buf;
+}
+
+/* The line of r to blame for a verdict it may inherit: where it sets its
+ * suppress or bounce, else its group line, else its first line. */
+static const struct field *own_line(const struct record *r)
+{
+	static struct field none;
+	const struct field *f = get(r, "suppress");
+	if (f || (f = get(r, "bounce")) || (f = get(r, "group")))
+		return f;
+	none.file = r->file;
+	none.line = r->line;
+	return &none;
+}
+
+/* The codes of a group mean the same thing to a user ("mailbox full"), so
+ * its permanent members, providers' entries too, give one verdict: the
+ * same suppress and bounce.  Each member that differs from the group's
+ * first permanent member is reported, naming both. */
+static void check_group_verdicts(void)
+{
+	for (size_t g = 0; g < nrecords; g++) {
+		const struct record *d = &records[g], *first = NULL;
+		if (d->kind != R_GROUP_DEF || !usable(d))
+			continue;
+		for (size_t i = 0; i < nrecords; i++) {
+			const struct record *r = &records[i];
+			const struct field *grp = lookup(r, "group");
+			int su, bo;
+			char a[64], b[64];
+			if ((r->kind != R_BASIC && r->kind != R_VARIANT &&
+			     r->kind != R_PROVIDER) || !usable(r) || !grp ||
+			    strcmp(grp->value, d->codetext) ||
+			    !is(r, "severity", "permanent"))
+				continue;
+			su = value_of(r, "suppress");
+			bo = value_of(r, "bounce");
+			if (su <= 0 || bo <= 0)
+				continue; /* missing or invalid: reported already */
+			if (!first) {
+				first = r;
+				continue;
+			}
+			if (su == value_of(first, "suppress") &&
+			    bo == value_of(first, "bounce"))
+				continue;
+			fail(own_line(r)->file, own_line(r)->line, "%s: 'suppress: %s' "
+			     "and 'bounce: %s' differ from %s's 'suppress: %s' and "
+			     "'bounce: %s' (%s:%ld), the first permanent member of group "
+			     "%s: a group's permanent members share their verdict",
+			     entry_name(r, a, sizeof a),
+			     smtpcode_value_name(SMTPCODE_SUPPRESS, su),
+			     smtpcode_value_name(SMTPCODE_BOUNCE, bo),
+			     entry_name(first, b, sizeof b),
+			     smtpcode_value_name(SMTPCODE_SUPPRESS,
+			                         value_of(first, "suppress")),
+			     smtpcode_value_name(SMTPCODE_BOUNCE,
+			                         value_of(first, "bounce")),
+			     first->file, first->line, d->codetext);
+		}
+	}
+}
+
+static int is_alnum(int c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z');
+}
+
+/* Where text holds word (n bytes) as a whole word, as written; with
+ * capital, its first letter (a lowercase one) in capitals: "Gmail" for
+ * gmail, "Exchange" for exchange, and not the word "exchange".  NULL when
+ * it does not. */
+static const char *has_word(const char *text, const char *word, size_t n,
+                            int capital)
+{
+	for (const char *t = text; n && *t; t++) {
+		size_t k = 0;
+		while (k < n && t[k] &&
+		       t[k] == (k || !capital ? word[k] : word[k] - 'a' + 'A'))
+			k++;
+		if (k == n && (t == text || !is_alnum((unsigned char)t[-1])) &&
+		    !is_alnum((unsigned char)t[n]))
+			return t;
+	}
+	return NULL;
+}
+
+/* The provider that text names, or NULL; *term, *len: where in text.
+ * A provider is named by a part of its name as written ("Gmail / Google
+ * Workspace" gives "Gmail" and "Google Workspace", "Cox Communications
+ * (cox.net)" gives "Cox Communications"; "Spectrum", not the word
+ * "spectrum"), and, with ids, by its id as a proper noun ("Microsoft",
+ * "Exchange"), not in a registered name, which is title case
+ * ("Authentication Exchange line is too long").  The names are tried
+ * first, so that "Exchange Online" names microsoft, not exchange. */
+static const struct record *provider_in(const char *text, int ids,
+                                        const char **term, size_t *len)
+{
+	for (int pass = 0; pass < 1 + !!ids; pass++)
+		for (size_t i = 0; i < nrecords; i++) {
+			const struct record *p = &records[i];
+			const struct field *name = get(p, "name");
+			const char *s = pass || !name ? "" : name->value;
+			if (p->kind != R_PROVIDER_DEF || !usable(p))
+				continue;
+			while (*s) {
+				const char *end = strstr(s, " / "), *paren = strstr(s, " (");
+				const char *next = end ? end + 3 : s + strlen(s);
+				if (!end)
+					end = s + strlen(s);
+				if (paren && paren < end)
+					end = paren;
+				*len = (size_t)(end - s);
+				if ((*term = has_word(text, s, *len, 0)) != NULL)
+					return p;
+				s = next;
+			}
+			*len = strlen(p->codetext);
+			if (pass && p->codetext[0] >= 'a' && p->codetext[0] <= 'z' &&
+			    (*term = has_word(text, p->codetext, *len, 1)) != NULL)
+				return p;
+		}
+	return NULL;
+}
+
+/* A registered code's name and meaning are the registry's: a provider's
+ * use of the code ("Gmail sends it for ...") belongs in the provider's
+ * entry, where it is sourced and dated. */
+static void check_provider_names(const struct record *r)
+{
+	static const char *const keys[] = {"name", "meaning"};
+	if ((r->kind != R_BASIC && r->kind != R_TOPIC && r->kind != R_VARIANT) ||
+	    !is(r, "registered", "yes"))
+		return;
+	for (size_t k = 0; k < 2; k++) {
+		const struct field *f = get(r, keys[k]);
+		const struct record *p;
+		const char *term;
+		size_t len;
+		if (f && (p = provider_in(f->value, k == 1, &term, &len)) != NULL)
+			fail(f->file, f->line, "%s: the %s of a registered code names "
+			     "the provider '%.*s' (%s): a provider's use of it belongs "
+			     "in the provider's entry (data/providers/)", r->codetext,
+			     keys[k], (int)len, term, p->codetext);
+	}
+}
+
 /* The failure classes of one standard code (4.7.27, 5.7.27) give one
  * reason and one group: what differs between them is the verdict. */
 static void check_classes_agree(const struct record *a)
@@ -878,7 +1053,8 @@ static void link_record(struct record *r)
 		     : r->kind == R_PHRASES ? "phrase list"
 		     : r->kind == R_DIALECT ? "dialect"
 		     : r->kind == R_WORDS ? "reason-words"
-		     : r->kind == R_SYNONYMS ? "synonyms" : "code",
+		     : r->kind == R_SYNONYMS ? "synonyms"
+		     : r->kind == R_JUDGE ? "judge" : "code",
 		     r->codetext, first->file, first->line);
 		return;
 	}
@@ -983,13 +1159,16 @@ void check_all(void)
 		check_group_scope(r);
 		check_registered(r);
 		check_classes_agree(r);
+		check_provider_names(r);
 		if (r->kind == R_PROVIDER || ((r->kind == R_TOPIC ||
 		     r->kind == R_BASIC) && is(r, "registered", "yes")))
 			check_sources(r);
 		if (r->kind == R_PROVIDER)
 			check_provider_entries(r);
 	}
+	check_group_verdicts();
 	check_wordings();
+	check_judges();
 	check_synonym_lists();
 	for (size_t i = 0; i < nrecords; i++)
 		if (records[i].kind == R_TOPIC && !records[i].has_variant)

@@ -53,7 +53,8 @@ enum record_kind {
 	R_PHRASES,      /* phrases: autoreply-subject (layouts.c) */
 	R_DIALECT,      /* dialect: courier; written by dialects.c */
 	R_WORDS,        /* reason-words: mailboxfull; wordings.c */
-	R_SYNONYMS      /* synonyms: blocklist; synonyms.c */
+	R_SYNONYMS,     /* synonyms: blocklist; synonyms.c */
+	R_JUDGE         /* judge: reason; precedence.c */
 };
 
 struct record {
@@ -152,6 +153,18 @@ void check_wordings(void); /* across records, after each's own checks */
 /* Before write_table() drops them; then their table, into table.c. */
 void keep_wordings(void);
 void write_wordings(FILE *out);
+
+/* The reason-words record of reason value reason, or NULL. */
+const struct record *reason_record(int reason);
+/* Whether the permanent verdict of entry record r (its suppress and
+ * bounce) contradicts its reason's; then fails. */
+void check_reason_verdict(const struct record *r);
+
+/* precedence.c: the judgement's steps (data/reasons/precedence.txt) */
+void check_judge(const struct record *r);
+void check_judges(void); /* every part judged once */
+void keep_judges(void);
+void write_judges(FILE *out);
 
 /* synonyms.c: search synonyms (data/search/) */
 void check_synonyms(const struct record *r);

@@ -75,6 +75,11 @@ const struct keydef keydefs[] = {
 	{"dialect", SCALAR_TEXT, DIALECT_KEY, 0},
 	/* Reason wordings: wordings.c reads and writes them. */
 	{"reason-words", SCALAR_TEXT, NOT_WRITTEN, 0},
+	{"beats-code", SCALAR_TEXT, NOT_WRITTEN, 0},
+	{"after-data", SCALAR_TEXT, NOT_WRITTEN, 0},
+	/* The order of the judgement's steps: precedence.c. */
+	{"judge", SCALAR_TEXT, NOT_WRITTEN, 0},
+	{"step", LIST, NOT_WRITTEN, 0},
 	/* Search synonyms: synonyms.c reads and writes them. */
 	{"synonyms", SCALAR_TEXT, NOT_WRITTEN, 0},
 	{"engine", SCALAR_TEXT, DIALECT_KEY, 0},

@@ -121,7 +121,8 @@ void read_stream(FILE *fp, const char *file)
 			    strcmp(def->name, "group") && strcmp(def->name, "corpus") &&
 			    !layout_record(def->name) && strcmp(def->name, "dialect") &&
 			    strcmp(def->name, "reason-words") &&
-			    strcmp(def->name, "synonyms")) {
+			    strcmp(def->name, "synonyms") &&
+			    strcmp(def->name, "judge")) {
 				fail(file, line, "a record must start with 'code:', "
 				     "'provider:', 'group:', 'corpus:', 'layout:', "
 				     "'phrases:', 'dialect:', 'reason-words:' or "

@@ -790,13 +790,15 @@ int write_table(const char *path, const char *date)
 	 * dialects (dialects.c), whose fields keep_dialects() takes now. */
 	keep_dialects();
 	keep_wordings();
+	keep_judges();
 	keep_synonyms();
 	for (size_t i = 0, n = nrecords; i < n; i++)
 		if (records[i].kind == R_LAYOUT || records[i].kind == R_PHRASES) {
 			layout_keep(&records[i]);
 			nrecords--;
 		} else if (records[i].kind == R_DIALECT || records[i].kind == R_WORDS ||
-		           records[i].kind == R_SYNONYMS) {
+		           records[i].kind == R_SYNONYMS ||
+		           records[i].kind == R_JUDGE) {
 			nrecords--;
 		} else if (records[i].kind == R_CORPUS) {
 			free_fields(&records[i]);
@@ -882,6 +884,7 @@ int write_table(const char *path, const char *date)
 	write_layouts(out);
 	write_dialects(out);
 	write_wordings(out);
+	write_judges(out);
 	write_synonyms(out);
 	free(phrases);
 	free(runs);
