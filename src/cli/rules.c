@@ -1,506 +1,101 @@
 /*
- * A site's own rules (rules.h).  A site meets wordings no table has yet;
- * its rules file says what they mean, in the format of data/, and the
- * lines, phrases and markers are judged by the generator's own rules
- * (src/util/datafmt.c).  Three kinds of record, each with note: lines if
- * wanted:
- *
- *   reason-words: REASON      phrases that give a reason, tried before
- *   priority: N               the built-in ones (the lowest priority of
- *   phrase: ...               the records found wins), where the code
- *                             leaves the reason to the words
- *   provider: ID              markers that recognise a provider smtpcode
- *   marker: ...               knows, tried before the built-in ones
- *   code: 550                 a site's entry: a reply with this code (of
- *   provider: ID              this provider, when given) that holds one
- *   name: ...                 of its match: fragments gets its reason,
- *   reason: REASON            whatever the code's own; its name says
- *   match: ...                which rule decided
- *   meaning: ...
- *
- * The rules are few and read once; they are kept on the heap, as large
- * as the file's rules, which is bounded (RULES_MAX).
+ * A site's own rules (rules.h): the file read, its rules parsed and
+ * checked by the library (smtpcode_rules_parse(), src/core/rules.c), and
+ * kept for the command's run.
  */
 #include <errno.h>
-#include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "datafmt.h"
 #include "rules.h"
 
-enum rule_kind { RULE_PHRASE, RULE_MARKER, RULE_ENTRY };
+/* The command's rules: NULL until rules_load() reads some. */
+static struct smtpcode_rules *loaded;
 
-/* One phrase, marker or match fragment, with what its record says. */
-struct rule {
-	enum rule_kind kind;
-	int reason;         /* RULE_PHRASE, RULE_ENTRY */
-	unsigned priority;  /* RULE_PHRASE: its record's */
-	const struct smtpcode_entry *provider; /* RULE_MARKER; RULE_ENTRY:
-	                                          NULL for any */
-	struct smtpcode_query code;            /* RULE_ENTRY */
-	size_t entry;       /* RULE_ENTRY: its record's name, in names[] */
-	char *text;         /* the phrase, marker or fragment */
-	char *origin;       /* FILE:LINE, the file's name whole */
-};
-
-static struct rule *rules;
-static size_t nrules;
-static char **names; /* the entries' names */
-static size_t nnames;
-
-/* The record being read. */
-struct record {
-	enum rule_kind kind;
-	long line;
-	int reason;
-	unsigned priority;
-	bool has_priority, has_name, has_reason, has_provider;
-	const struct smtpcode_entry *provider;
-	struct smtpcode_query code;
-	size_t name;        /* its name in names[] */
-	size_t first;       /* its rules: rules[first..nrules) */
-	char key[32];       /* the key of its last field, for continuations */
-};
-
-struct reading {
-	const char *path;
-	long line;
-	int errors;
-	bool open;          /* inside a record */
-	bool skipping;      /* inside a record refused at its first line */
-	struct record rec;
-};
-
-__attribute__((format(printf, 3, 4)))
-static void fail(struct reading *rd, long line, const char *fmt, ...)
+/* One problem the library found: a line on stderr. */
+static void to_stderr(void *ctx, const char *message)
 {
-	va_list ap;
-	fprintf(stderr, "%s:%ld: ", rd->path, line);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	rd->errors++;
+	(void)ctx;
+	fprintf(stderr, "%s\n", message);
 }
 
-static bool same_key(const struct datafmt_field *f, const char *key)
+/* The rules file's bytes read whole into *text, *len: 0, or -1 after
+ * saying why not on stderr. */
+static int read_file(const char *path, char **text, size_t *len)
 {
-	return f->keylen == strlen(key) && memcmp(f->key, key, f->keylen) == 0;
-}
-
-static const char *kind_name(enum rule_kind k)
-{
-	return k == RULE_PHRASE ? "reason-words" : k == RULE_MARKER ? "provider"
-	                                                            : "code";
-}
-
-/* Whether entry rule r is for code q: the same enhanced code, or the
- * same basic code when r names one (a reply "550 5.7.1" is a 550's). */
-static bool for_code(const struct rule *r, const struct smtpcode_query *q)
-{
-	const struct smtpcode_query *c = &r->code;
-	if (c->enhanced)
-		return q->enhanced && q->cls == c->cls &&
-		       q->subject == c->subject && q->detail == c->detail;
-	return q->basic == c->basic;
-}
-
-/* Whether rules a and b, of one kind, hold the same text to its matcher
- * (entries: for the same code and provider). */
-static bool same_rule(const struct rule *a, const struct rule *b)
-{
-	if (a->kind == RULE_MARKER)
-		return strcmp(a->text, b->text) == 0;
-	if (a->kind == RULE_ENTRY &&
-	    (!for_code(a, &b->code) || a->code.enhanced != b->code.enhanced ||
-	     a->provider != b->provider))
-		return false;
-	return datafmt_same_phrase(a->text, b->text);
-}
-
-static void add_rule(struct reading *rd, const char *value)
-{
-	struct record *rec = &rd->rec;
-	size_t len = strlen(value);
-	struct rule *r, *more;
-	const char *why;
-
-	if (nrules == RULES_MAX) {
-		fail(rd, rd->line, "more than %d phrases, markers and matches",
-		     RULES_MAX);
-		return;
-	}
-	why = rec->kind == RULE_PHRASE ? datafmt_wording_problem(value)
-	                               : datafmt_fragment_problem(value);
-	if (why) {
-		fail(rd, rd->line, rec->kind == RULE_PHRASE ? "%s" : "a %s is %s",
-		     rec->kind == RULE_PHRASE ? why : rec->kind == RULE_MARKER
-		         ? "marker" : "match", why);
-		return;
-	}
-	if (!(more = realloc(rules, (nrules + 1) * sizeof *rules))) {
-		fail(rd, rd->line, "out of memory");
-		return;
-	}
-	rules = more;
-	r = &rules[nrules];
-	memset(r, 0, sizeof *r);
-	r->kind = rec->kind;
-	r->reason = rec->reason;
-	r->provider = rec->provider;
-	r->code = rec->code;
-	r->entry = rec->name;
-	r->text = (char *)value; /* compared; copied below */
-	for (size_t i = 0; i < nrules; i++)
-		if (rules[i].kind == r->kind && same_rule(&rules[i], r)) {
-			fail(rd, rd->line, "'%s' is already a rule (%s)", value,
-			     rules[i].origin);
-			return;
-		}
-	int olen = snprintf(NULL, 0, "%s:%ld", rd->path, rd->line);
-	char *text = malloc(len + 1);
-	char *origin = olen < 0 ? NULL : malloc((size_t)olen + 1);
-	if (!text || !origin) {
-		free(text);
-		free(origin);
-		fail(rd, rd->line, "out of memory");
-		return;
-	}
-	memcpy(text, value, len + 1);
-	snprintf(origin, (size_t)olen + 1, "%s:%ld", rd->path, rd->line);
-	r->text = text;
-	r->origin = origin;
-	nrules++;
-}
-
-/* The end of a record: what it must hold. */
-static void close_record(struct reading *rd)
-{
-	struct record *rec = &rd->rec;
-	if (!rd->open)
-		return;
-	rd->open = false;
-	if (rd->skipping) {
-		rd->skipping = false;
-		return;
-	}
-	if (nrules == rec->first)
-		fail(rd, rec->line, "%s has no '%s:'", kind_name(rec->kind),
-		     rec->kind == RULE_PHRASE ? "phrase" : rec->kind == RULE_MARKER
-		         ? "marker" : "match");
-	if (rec->kind == RULE_PHRASE && !rec->has_priority)
-		fail(rd, rec->line, "reason-words has no 'priority:' (1 to 65535: "
-		     "the lowest wins when several records' phrases are found)");
-	if (rec->kind == RULE_ENTRY && !rec->has_name)
-		fail(rd, rec->line, "code has no 'name:'");
-	if (rec->kind == RULE_ENTRY && !rec->has_reason)
-		fail(rd, rec->line, "code has no 'reason:'");
-	for (size_t i = rec->first; i < nrules; i++) {
-		rules[i].priority = rec->priority;
-		rules[i].reason = rec->reason;
-		rules[i].provider = rec->provider;
-	}
-	if (rec->kind == RULE_PHRASE && rec->has_priority)
-		for (size_t i = 0; i < rec->first; i++)
-			if (rules[i].kind == RULE_PHRASE &&
-			    rules[i].priority == rec->priority) {
-				fail(rd, rec->line, "priority %u is already a "
-				     "reason-words record's (%s)", rec->priority,
-				     rules[i].origin);
-				break;
-			}
-}
-
-/* The first field of a record, f. */
-static void open_record(struct reading *rd, const struct datafmt_field *f,
-                        const char *value)
-{
-	struct record *rec = &rd->rec;
-	memset(rec, 0, sizeof *rec);
-	rd->open = true;
-	rec->line = rd->line;
-	rec->first = nrules;
-	rec->name = SIZE_MAX; /* none yet */
-	snprintf(rec->key, sizeof rec->key, "%.*s", (int)f->keylen, f->key);
-	if (same_key(f, "reason-words")) {
-		rec->kind = RULE_PHRASE;
-		rec->reason = smtpcode_value_parse(SMTPCODE_REASON, value,
-		                                   strlen(value));
-		if (rec->reason <= 0) {
-			fail(rd, rd->line, "'%s' is not a reason (such as userunknown, "
-			     "mailboxfull, blocked: smtpcode(1) lists them)", value);
-			rd->skipping = true;
-		}
-	} else if (same_key(f, "provider")) {
-		rec->kind = RULE_MARKER;
-		rec->provider = smtpcode_find_provider(value, strlen(value));
-		if (!rec->provider) {
-			fail(rd, rd->line, "'%s' is not a provider smtpcode knows "
-			     "(see smtpcode --providers)", value);
-			rd->skipping = true;
-		}
-	} else if (same_key(f, "code")) {
-		rec->kind = RULE_ENTRY;
-		if (smtpcode_parse(value, strlen(value), &rec->code) ||
-		    rec->code.text_len || (rec->code.basic && rec->code.enhanced) ||
-		    (rec->code.enhanced && rec->code.cls == 0)) {
-			fail(rd, rd->line, "'%s' is not a code a server sends (expected "
-			     "452 or 4.3.1)", value);
-			rd->skipping = true;
-		}
-	} else {
-		fail(rd, rd->line, "a rules file's record starts with "
-		     "'reason-words:', 'provider:' or 'code:', not '%.*s:'",
-		     (int)f->keylen, f->key);
-		rd->skipping = true;
-	}
-}
-
-/* Reads a priority, 1 to 65535. */
-static bool priority_of(const char *s, unsigned *p)
-{
-	unsigned long v = 0;
-	if (*s < '1' || *s > '9')
-		return false;
-	for (; *s >= '0' && *s <= '9' && v <= 65535; s++)
-		v = v * 10 + (unsigned long)(*s - '0');
-	if (*s || v > 65535)
-		return false;
-	*p = (unsigned)v;
-	return true;
-}
-
-/* A code record's name, kept for what it decides. */
-static void take_name(struct reading *rd, const char *value)
-{
-	char **more, *copy;
-	size_t n = strlen(value);
-	if (n > 120) {
-		fail(rd, rd->line, "a name is at most 120 characters");
-		return;
-	}
-	if (!(more = realloc(names, (nnames + 1) * sizeof *names)) ||
-	    !(copy = malloc(n + 1))) {
-		if (more)
-			names = more;
-		fail(rd, rd->line, "out of memory");
-		return;
-	}
-	names = more;
-	memcpy(copy, value, n + 1);
-	rd->rec.name = nnames;
-	names[nnames++] = copy;
-}
-
-/* A field after the first of its record. */
-static void take_field(struct reading *rd, const struct datafmt_field *f,
-                       const char *value)
-{
-	struct record *rec = &rd->rec;
-	enum rule_kind k = rec->kind;
-
-	if (rd->skipping)
-		return;
-	snprintf(rec->key, sizeof rec->key, "%.*s", (int)f->keylen, f->key);
-	if (same_key(f, "note") || (k == RULE_ENTRY && same_key(f, "meaning")))
-		return;
-	if (same_key(f, k == RULE_PHRASE ? "phrase" : k == RULE_MARKER
-	                                               ? "marker" : "match")) {
-		if (k == RULE_ENTRY && !rec->has_name)
-			fail(rd, rd->line, "a code's 'name:' comes before its "
-			     "'match:' lines");
-		else
-			add_rule(rd, value);
-	} else if (k == RULE_PHRASE && same_key(f, "priority")) {
-		if (rec->has_priority)
-			fail(rd, rd->line, "'priority' given twice");
-		else if (!priority_of(value, &rec->priority))
-			fail(rd, rd->line, "priority '%s' is not a whole number "
-			     "from 1 to 65535", value);
-		rec->has_priority = true;
-	} else if (k == RULE_ENTRY && same_key(f, "name") && !rec->has_name) {
-		rec->has_name = true;
-		take_name(rd, value);
-	} else if (k == RULE_ENTRY && same_key(f, "reason") && !rec->has_reason) {
-		rec->has_reason = true;
-		rec->reason = smtpcode_value_parse(SMTPCODE_REASON, value,
-		                                   strlen(value));
-		if (rec->reason <= 0)
-			fail(rd, rd->line, "'%s' is not a reason (such as userunknown, "
-			     "mailboxfull, blocked: smtpcode(1) lists them)", value);
-	} else if (k == RULE_ENTRY && same_key(f, "provider") &&
-	           !rec->has_provider) {
-		rec->has_provider = true;
-		rec->provider = smtpcode_find_provider(value, strlen(value));
-		if (!rec->provider)
-			fail(rd, rd->line, "'%s' is not a provider smtpcode knows "
-			     "(see smtpcode --providers)", value);
-	} else if (k == RULE_ENTRY && (same_key(f, "name") ||
-	           same_key(f, "reason") || same_key(f, "provider"))) {
-		fail(rd, rd->line, "'%s' given twice", rec->key);
-	} else {
-		fail(rd, rd->line, "a rules file's %s record takes %s, not '%.*s'",
-		     kind_name(k), k == RULE_PHRASE ? "priority:, phrase: and note:"
-		     : k == RULE_MARKER ? "marker: and note:"
-		     : "provider:, name:, reason:, match:, meaning: and note:",
-		     (int)f->keylen, f->key);
-	}
-}
-
-int rules_load(const char *path)
-{
-	struct reading rd = {path, 0, 0, false, false, {0}};
 	FILE *fp = fopen(path, "r");
-	char *buf = NULL, why[160];
-	size_t cap = 0;
-	ssize_t got;
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	int err = 0;
 
 	if (!fp) {
 		fprintf(stderr, "smtpcode: %s: %s (the rules file)\n", path,
 		        strerror(errno));
 		return -1;
 	}
-	while ((got = getline(&buf, &cap, fp)) != -1) {
-		size_t n = (size_t)got;
-		struct datafmt_field f;
-		rd.line++;
-		if (n && buf[n - 1] == '\n')
-			buf[--n] = '\0';
-		switch (datafmt_line(buf, n, &f, why, sizeof why)) {
-		case DATAFMT_ERROR:
-			fail(&rd, rd.line, "%s", why);
-			break;
-		case DATAFMT_BLANK:
-			close_record(&rd);
-			break;
-		case DATAFMT_COMMENT:
-			break;
-		case DATAFMT_CONTINUATION:
-			/* A note or meaning goes on; the rest is one line. */
-			if (!rd.open)
-				fail(&rd, rd.line, "continuation line outside a record");
-			else if (!rd.skipping && strcmp(rd.rec.key, "note") != 0 &&
-			         strcmp(rd.rec.key, "meaning") != 0)
-				fail(&rd, rd.line, "a %s is one line", rd.rec.key);
-			break;
-		case DATAFMT_FIELD:
-			if (!rd.open)
-				open_record(&rd, &f, f.value);
-			else
-				take_field(&rd, &f, f.value);
+	for (;;) {
+		if (n == cap) {
+			size_t more = cap ? cap * 2 : 4096;
+			char *grown = more > cap ? realloc(buf, more) : NULL;
+			if (!grown) {
+				err = ENOMEM;
+				break;
+			}
+			buf = grown;
+			cap = more;
+		}
+		size_t got = fread(buf + n, 1, cap - n, fp);
+		n += got;
+		if (got == 0) {
+			if (ferror(fp))
+				err = errno ? errno : EIO;
 			break;
 		}
 	}
-	if (ferror(fp)) {
-		fprintf(stderr, "smtpcode: %s: %s (the rules file)\n", path,
-		        strerror(errno));
-		rd.errors++;
-	}
-	close_record(&rd);
-	free(buf);
 	fclose(fp);
-	return rd.errors ? -1 : 0;
+	if (err) {
+		fprintf(stderr, "smtpcode: %s: %s (the rules file)\n", path,
+		        strerror(err));
+		free(buf);
+		return -1;
+	}
+	*text = buf;
+	*len = n;
+	return 0;
+}
+
+int rules_load(const char *path)
+{
+	char *text = NULL;
+	size_t len = 0;
+
+	rules_free();
+	errno = 0;
+	if (read_file(path, &text, &len) != 0)
+		return -1;
+	loaded = smtpcode_rules_parse(path, text, len, to_stderr, NULL);
+	free(text);
+	return loaded ? 0 : -1;
 }
 
 void rules_free(void)
 {
-	for (size_t i = 0; i < nrules; i++) {
-		free(rules[i].text);
-		free(rules[i].origin);
-	}
-	for (size_t i = 0; i < nnames; i++)
-		free(names[i]);
-	free(rules);
-	free(names);
-	rules = NULL;
-	names = NULL;
-	nrules = nnames = 0;
+	smtpcode_rules_free(loaded);
+	loaded = NULL;
 }
 
-/* Whether entry rule r is for the code and provider of result res. */
-static bool entry_applies(const struct rule *r,
-                          const struct smtpcode_result *res)
+const struct smtpcode_rules *rules_loaded(void)
 {
-	return (!r->provider || r->provider == res->match.provider) &&
-	       for_code(r, &res->query);
-}
-
-bool rules_entry(const struct smtpcode_result *res, const char *text,
-                 size_t len, struct smtpcode_wording *w)
-{
-	size_t at;
-	for (size_t i = 0; i < nrules; i++) {
-		const struct rule *r = &rules[i];
-		if (r->kind == RULE_ENTRY && entry_applies(r, res) &&
-		    smtpcode_wording_has(text, len, r->text, &at)) {
-			w->reason = r->reason;
-			w->phrase = r->text;
-			w->at = at;
-			return true;
-		}
-	}
-	return false;
-}
-
-bool rules_wording(const char *text, size_t len, struct smtpcode_wording *w)
-{
-	const struct rule *best = NULL;
-	size_t at = 0, best_at = 0;
-	for (size_t i = 0; i < nrules; i++) {
-		const struct rule *r = &rules[i];
-		if (r->kind == RULE_PHRASE &&
-		    (!best || r->priority < best->priority) &&
-		    smtpcode_wording_has(text, len, r->text, &at)) {
-			best = r;
-			best_at = at;
-		}
-	}
-	if (!best)
-		return false;
-	w->reason = best->reason;
-	w->phrase = best->text;
-	w->at = best_at;
-	return true;
-}
-
-const struct smtpcode_entry *rules_provider(const char *text, size_t len,
-                                            const char **marker)
-{
-	for (size_t i = 0; text && i < nrules; i++) {
-		const struct rule *r = &rules[i];
-		size_t m = strlen(r->text);
-		if (r->kind != RULE_MARKER || m > len)
-			continue;
-		for (size_t k = 0; k + m <= len; k++)
-			if (memcmp(text + k, r->text, m) == 0) {
-				*marker = r->text;
-				return r->provider;
-			}
-	}
-	return NULL;
-}
-
-/* The rule that holds s, or NULL. */
-static const struct rule *rule_of(const char *s)
-{
-	for (size_t i = 0; s && i < nrules; i++)
-		if (rules[i].text == s)
-			return &rules[i];
-	return NULL;
+	return loaded;
 }
 
 const char *rules_origin(const char *s)
 {
-	const struct rule *r = rule_of(s);
-	return r ? r->origin : NULL;
+	return smtpcode_rules_origin(loaded, s);
 }
 
 const char *rules_name(const char *s)
 {
-	const struct rule *r = rule_of(s);
-	return r && r->kind == RULE_ENTRY && r->entry < nnames ? names[r->entry]
-	                                                       : NULL;
+	return smtpcode_rules_name(loaded, s);
 }
