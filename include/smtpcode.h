@@ -349,6 +349,13 @@ const struct smtpcode_entry *smtpcode_answer(const struct smtpcode_result *r);
 void smtpcode_resolve_entry(const struct smtpcode_entry *e,
                             struct smtpcode_result *r);
 
+/* A piece of text: into the caller's input, or (for decoded mail parts)
+ * into the caller's work buffer.  len 0: absent. */
+struct smtpcode_text {
+	const char *s;
+	size_t len;
+};
+
 /* ---- Verdicts ---- */
 
 /* What a report says of the message's fate beyond its codes: a DSN's
@@ -436,6 +443,104 @@ bool smtpcode_reason_from_words(const struct smtpcode_result *r);
  * "delayed", "deferred" a delay; anything else says nothing. */
 enum smtpcode_report smtpcode_report_of(const char *s, size_t len);
 
+/* ---- Judgement (since 0.9, symbol version SMTPCODE_0.9) ----
+ *
+ * One verdict for one recipient or one reply, from all the evidence, the
+ * same whichever mode reads it: a pasted reply, a bounce's recipient, a
+ * log line, an event.  The order in which the evidence decides is the
+ * data's (data/reasons/precedence.txt): the remote server's own specific
+ * code before a DSN's Status:; for the reason, what the message is, the
+ * site's rules, a provider's phrase, words more specific than any code,
+ * the code's own reason, then any words; after DATA, a refusal of the
+ * recipient that the words decided is the recipient's filter (filtered).
+ * The reason brings its verdict (data/reasons/REASON.txt) to a failure
+ * that ended delivery; nothing deciding leaves suppress and bounce
+ * unknown, never no.
+ */
+
+/* What decided a part of a judgement; smtpcode_decider_name() gives the
+ * word records show as verdict_from. */
+enum smtpcode_decider {
+	SMTPCODE_BY_NOTHING, /* NULL: nothing decided */
+	SMTPCODE_BY_CODE,    /* "code": the reply's own code */
+	SMTPCODE_BY_STATUS,  /* "dsn": a DSN's Status:, a log's dsn= */
+	SMTPCODE_BY_PHRASE,  /* "phrase": a provider's entry its phrase picked */
+	SMTPCODE_BY_WORDS,   /* "words": the reply's words (data/reasons/) */
+	SMTPCODE_BY_RULES,   /* "rules": the site's rules */
+	SMTPCODE_BY_STAGE,   /* "stage": the reply came after DATA */
+	SMTPCODE_BY_MESSAGE  /* "message": what the message is (an auto-reply,
+	                        a feedback report) */
+};
+const char *smtpcode_decider_name(enum smtpcode_decider d);
+
+struct smtpcode_rules; /* a site's rules: smtpcode_rules_parse() */
+
+/* All that is known of one recipient or reply.  Zero what is unknown. */
+struct smtpcode_evidence {
+	struct smtpcode_text reply;   /* the remote server's reply as written
+	                                 (a pasted reply, a DSN's
+	                                 Diagnostic-Code after "smtp;", a log
+	                                 line's reply, a text bounce's quoted
+	                                 line); its words are read here */
+	const struct smtpcode_query *reply_code; /* its codes as the caller
+	                                 parsed them, text_off relative to
+	                                 reply.s; NULL: found in it
+	                                 (smtpcode_find_pasted()) */
+	const struct smtpcode_query *status; /* a DSN's Status:, a log's dsn=:
+	                                 the reporting MTA's code; or NULL */
+	struct smtpcode_text stage;   /* the step the reply answered, a stage
+	                                 word of struct smtpcode_logline
+	                                 ("rcpt", "end-of-data"); absent: read
+	                                 from the reply's "(in reply to ...
+	                                 command)" */
+	enum smtpcode_report report;  /* a DSN's Action, a log's status */
+	int reason;                   /* what the message is: vacation or
+	                                 feedback (a SMTPCODE_REASON value);
+	                                 0 for a bounce */
+	const struct smtpcode_entry *provider; /* given by the user, or NULL */
+	const struct smtpcode_rules *rules;    /* the site's, or NULL */
+};
+
+struct smtpcode_judgement {
+	struct smtpcode_result result;   /* the code the verdict rests on,
+	                                    resolved (no code: a provider's
+	                                    entry its phrase picked, or none) */
+	struct smtpcode_verdict verdict; /* reason included */
+	struct smtpcode_wording wording; /* the phrase that decided the
+	                                    reason; reason 0 when no words did */
+	enum smtpcode_decider code_from;    /* code, status or nothing */
+	enum smtpcode_decider verdict_from; /* what decided the reason, and
+	                                       with it the verdict */
+};
+
+void smtpcode_judge(const struct smtpcode_evidence *ev,
+                    struct smtpcode_judgement *j);
+
+/* ---- A site's rules (since 0.9) ----
+ * A file in the format of data/ (see smtpcode(1), --rules): reason-words
+ * records (phrases that give a reason, tried before the built-in ones),
+ * provider records (markers that recognise a provider the table knows)
+ * and code records (a site's entry: a reply with that code holding one
+ * of its match: fragments gets its reason).  Checked as the build checks
+ * data/. */
+struct smtpcode_rules;
+/* Read rules from text[0..len), the contents of the file called name
+ * (messages say "name:LINE: ...").  For each problem found, report(ctx,
+ * message) is called with one line (no newline); then NULL is returned.
+ * NULL too, reported, when memory runs out or the file holds more than
+ * SMTPCODE_RULES_MAX rules. */
+#define SMTPCODE_RULES_MAX 10000
+struct smtpcode_rules *smtpcode_rules_parse(const char *name,
+    const char *text, size_t len,
+    void (*report)(void *ctx, const char *message), void *ctx);
+void smtpcode_rules_free(struct smtpcode_rules *rules);
+/* Where the rule holding s (a phrase, marker or fragment pointer that
+ * these rules gave in a struct smtpcode_wording or smtpcode_match) is
+ * written, "FILE:LINE", and the name of its site entry; NULL for any
+ * other s (the built-in ones).  rules may be NULL. */
+const char *smtpcode_rules_origin(const struct smtpcode_rules *rules, const char *s);
+const char *smtpcode_rules_name(const struct smtpcode_rules *rules, const char *s);
+
 /* ---- Lists and search ---- */
 
 /*
@@ -486,12 +591,6 @@ unsigned smtpcode_search_rank(const struct smtpcode_entry *e,
 
 /* ---- Mail logs ---- */
 
-/* A piece of text: into the caller's input, or (for decoded mail parts)
- * into the caller's work buffer.  len 0: absent. */
-struct smtpcode_text {
-	const char *s;
-	size_t len;
-};
 
 enum smtpcode_log_format {
 	SMTPCODE_LOG_NONE,      /* neither a known layout nor a code in free
@@ -853,6 +952,15 @@ struct smtpcode_mail {
  */
 int smtpcode_mail_parse(const char *msg, size_t len, char *work,
                         size_t worksize, struct smtpcode_mail *m);
+
+/* Since 0.9: the SMTP step recipient's refusal answered, as the message
+ * msg[0..len) says it in the recipient's paragraph of its human-readable
+ * part ("(in reply to end of DATA command)", which a DSN's
+ * Diagnostic-Code does not hold): a stage word of struct
+ * smtpcode_logline ("rcpt", "end-of-data", ...), a static string;
+ * absent when the message does not say.  Reads the first 64 KiB. */
+struct smtpcode_text smtpcode_mail_stage(const char *msg, size_t len,
+                                         struct smtpcode_text recipient);
 
 /* Whether s[0..len) is a mail message rather than text from one: it
  * starts with an mbox "From " line, or with a header block (field lines

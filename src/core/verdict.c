@@ -40,6 +40,12 @@ static const struct smtpcode_entry *verdict_entry(
 		*basic_decides = true;
 		return basic_class_entry(r);
 	}
+	/* An enhanced code that says nothing more than its class (X.0.0,
+	 * "other or undefined status") adds nothing to the basic code: 451
+	 * 4.0.0 is what 451 is; unless a provider's entry answers. */
+	if (q->basic && q->enhanced && q->subject == 0 && q->detail == 0 &&
+	    r->basic && !r->match.entry)
+		return r->basic;
 	return smtpcode_answer(r);
 }
 
@@ -52,8 +58,9 @@ bool smtpcode_reason_from_words(const struct smtpcode_result *r)
 	/* Words do not make a success a failure of some kind. */
 	if (smtpcode_value(e, SMTPCODE_SEVERITY) == SMTPCODE_SUCCESS)
 		return false;
-	/* A provider's entry its own phrases picked says more than words. */
-	if (r->match.entry == e && r->match.phrase)
+	/* A provider's entry its own phrases picked says more than words,
+	 * unless it too leaves the reason to them. */
+	if (r->match.entry == e && r->match.phrase && !e->reason_from_words)
 		return false;
 	return e->reason_from_words != 0;
 }

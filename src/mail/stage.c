@@ -1,0 +1,77 @@
+/*
+ * The SMTP step a bounce's recipient was refused at, as the message's
+ * own text says it (smtpcode_mail_stage()).  A DSN's Diagnostic-Code
+ * holds the remote reply only; Postfix writes the step in the
+ * human-readable part, in the recipient's paragraph: "<bob@example.org>:
+ * host mx.example.org[192.0.2.1] said: 550 Unknown user (in reply to
+ * end of DATA command)".  The judgement needs it: a refusal of the
+ * recipient after DATA is a filter's, not a missing mailbox.
+ *
+ * The address is looked for in the first STAGE_WINDOW bytes only (the
+ * human-readable part comes first), at most STAGE_TRIES times, and the
+ * step within STAGE_PARAGRAPH bytes after it: the cost stays bounded
+ * whatever the message.
+ */
+#include <string.h>
+
+#include "dialect.h"
+#include "smtpcode.h"
+
+#define STAGE_WINDOW 65536
+#define STAGE_TRIES 8
+#define STAGE_PARAGRAPH 2048
+
+static const char lead[] = "in reply to ";
+
+/* The step of the paragraph that starts at p (before end), or absent:
+ * "in reply to X command" before the paragraph's blank line. */
+static struct smtpcode_text paragraph_stage(const char *p, const char *end)
+{
+	struct smtpcode_text none = {NULL, 0};
+	size_t n = sizeof lead - 1;
+
+	if (end - p > STAGE_PARAGRAPH)
+		end = p + STAGE_PARAGRAPH;
+	for (; p + n < end; p++) {
+		if (*p == '\n' && (p[1] == '\n' || (p[1] == '\r' && p + 2 < end &&
+		                                    p[2] == '\n')))
+			return none; /* the paragraph ends */
+		if ((*p | 0x20) == 'i' && smtpcode_wording_has(p, n, lead, &(size_t){0})) {
+			const char *s = p + n, *e = s;
+			while (e < end && *e != ')' && *e != '\n' && e - s < 40)
+				e++;
+			while (e > s && e[-1] == ' ')
+				e--;
+			if (e - s > 8 && memcmp(e - 8, " command", 8) == 0)
+				e -= 8;
+			return log_stage_of(s, e);
+		}
+	}
+	return none;
+}
+
+struct smtpcode_text smtpcode_mail_stage(const char *msg, size_t len,
+                                         struct smtpcode_text recipient)
+{
+	struct smtpcode_text none = {NULL, 0};
+	const char *p, *end;
+	int tries = 0;
+
+	if (!msg || !recipient.len || !recipient.s)
+		return none;
+	end = msg + (len < STAGE_WINDOW ? len : STAGE_WINDOW);
+	for (p = msg; tries < STAGE_TRIES && (size_t)(end - p) >= recipient.len;
+	     p++) {
+		struct smtpcode_text s;
+		p = memchr(p, recipient.s[0], (size_t)(end - p) - recipient.len + 1);
+		if (!p)
+			break;
+		if (memcmp(p, recipient.s, recipient.len) != 0)
+			continue;
+		tries++;
+		s = paragraph_stage(p + recipient.len, msg + len);
+		if (s.len)
+			return s;
+	}
+	return none;
+}
