@@ -425,13 +425,15 @@ static void check_row(const struct row *w)
 static void check_lookup(const char *s, const struct smtpcode_entry *given)
 {
 	struct smtpcode_query q;
-	struct smtpcode_result r;
+	struct smtpcode_evidence ev = {{s, strlen(s)}, &q, NULL, {NULL, 0},
+	                               SMTPCODE_REPORT_UNSAID, 0, given, NULL};
+	struct smtpcode_judgement j;
 	struct row w;
 	size_t len = strlen(s);
 
 	if (smtpcode_parse(s, len, &q) == SMTPCODE_OK) {
-		smtpcode_resolve(&q, s, len, given, &r);
-		row_of_result(&w, &r, s, SMTPCODE_REPORT_UNSAID, NULL);
+		smtpcode_judge(&ev, &j);
+		row_of_judgement(&w, &j, s);
 		check_row(&w);
 	} else if (!given) {
 		const struct smtpcode_entry *e = smtpcode_find_category(s, len);
@@ -447,8 +449,8 @@ static void check_lookup(const char *s, const struct smtpcode_entry *given)
 static void check_log_record(const char *line, size_t len)
 {
 	struct smtpcode_logline l;
-	struct smtpcode_query q;
-	struct smtpcode_result r;
+	struct smtpcode_evidence ev;
+	struct smtpcode_judgement j;
 	struct origin o;
 	struct row w;
 	struct parser ps;
@@ -469,17 +471,17 @@ static void check_log_record(const char *line, size_t len)
 	o.dsn = l.dsn;
 	o.reply = l.reply;
 	o.report = smtpcode_report_of(l.status.s, l.status.len);
-	if (l.code.enhanced || l.code.basic) {
-		q = l.code;
-		o.verdict_from = l.code.enhanced ? "reply" : "reply basic code";
-	} else {
-		q = l.dsn_code;
-		o.verdict_from = "dsn";
-	}
 	CHECK(fuzz_span_ok(o.seen_basic, line, len));
 	CHECK(fuzz_span_ok(o.seen_enhanced, line, len));
-	smtpcode_resolve(&q, l.reply.s, l.reply.len, NULL, &r);
-	row_of_result(&w, &r, NULL, o.report, NULL);
+	memset(&ev, 0, sizeof ev);
+	ev.reply = l.reply;
+	ev.reply_code = &l.code;
+	ev.status = &l.dsn_code;
+	ev.stage = l.stage;
+	ev.report = o.report;
+	smtpcode_judge(&ev, &j);
+	row_of_judgement(&w, &j, NULL);
+	o.verdict_from = w.verdict_from;
 	w.origin = &o;
 	output_reset();
 	render_json(&w);

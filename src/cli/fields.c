@@ -89,69 +89,82 @@ static void verdict_warnings(struct row *w, const struct smtpcode_result *r)
 		       "still queued although %s reports an expiry", w->code);
 }
 
-bool wording_of(const char *text, size_t len, struct smtpcode_wording *w)
+const char *decided_by_words(const char *verdict_from)
 {
-	return rules_wording(text, len, w) || smtpcode_wording(text, len, w);
+	static const char *const said[][2] = {
+		{"code", "the reply's own code"},
+		{"dsn", "the Status: field (the reporting server's code)"},
+		{"phrase", "a provider's phrase in the reply"},
+		{"words", "the reply's words"},
+		{"rules", "your rules"},
+		{"stage", "the SMTP step: a refusal after DATA is a filter's"},
+		{"message", "what the message is"},
+	};
+	for (size_t i = 0; verdict_from && i < sizeof said / sizeof *said; i++)
+		if (strcmp(said[i][0], verdict_from) == 0)
+			return said[i][1];
+	return "nothing: no code and no known words";
 }
 
-void words_of(const struct smtpcode_result *r, const char *text, size_t len,
-              struct smtpcode_wording *w)
+void judge(struct smtpcode_evidence *ev, struct smtpcode_judgement *j)
 {
-	memset(w, 0, sizeof *w);
-	if (len && !rules_entry(r, text, len, w) && smtpcode_reason_from_words(r))
-		wording_of(text, len, w);
+	ev->rules = rules_loaded();
+	smtpcode_judge(ev, j);
 }
 
-const char *rest_on_words(const char *text, size_t len,
-                          const struct smtpcode_entry *provider,
-                          struct smtpcode_result *r,
-                          struct smtpcode_wording *words)
-{
-	memset(words, 0, sizeof *words);
-	if (smtpcode_resolve_words(text, len, provider, r)) {
-		words_of(r, text, len, words);
-		return "phrase";
-	}
-	return wording_of(text, len, words) ? "words" : NULL;
-}
-
-void row_verdict(struct row *w, const struct smtpcode_result *r,
-                 const char *input, enum smtpcode_report report,
-                 const struct smtpcode_wording *words)
+/* The row of r, whose verdict is v, its reason's words *words. */
+static void row_fill(struct row *w, const struct smtpcode_result *r,
+                     const char *input)
 {
 	memset(w, 0, sizeof *w);
 	w->input = input;
 	w->r = r;
 	w->entry = smtpcode_answer(r);
-	smtpcode_verdict(r, report, &w->verdict);
-	if (words && words->reason) {
-		w->wording = *words;
-		w->verdict.value[SMTPCODE_REASON] = (unsigned char)words->reason;
-	}
 	if (r->query.basic || r->query.enhanced)
 		smtpcode_format(&r->query, w->code, sizeof w->code);
+	w->code_given = w->code[0] != '\0';
 }
 
-void row_of_result(struct row *w, const struct smtpcode_result *r,
-                   const char *input, enum smtpcode_report report,
-                   const struct smtpcode_wording *words)
+void row_verdict(struct row *w, const struct smtpcode_judgement *j,
+                 const char *input)
 {
+	row_fill(w, &j->result, input);
+	w->verdict = j->verdict;
+	w->wording = j->wording;
+	w->verdict_from = smtpcode_decider_name(j->verdict_from);
+	w->code_given = j->code_from != SMTPCODE_BY_NOTHING;
+}
+
+/* The warnings of a row: what decided its verdict, and what is odd in
+ * its codes. */
+static void row_warnings(struct row *w)
+{
+	const struct smtpcode_result *r = w->r;
 	const struct smtpcode_match *m = &r->match;
 	unsigned basic = r->query.basic;
+	const char *origin = rules_origin(w->wording.phrase);
+	const char *name = rules_name(w->wording.phrase);
 
-	row_verdict(w, r, input, report, words);
-	if (w->wording.phrase && rules_origin(w->wording.phrase))
+	if (w->wording.phrase && origin)
 		warn(w, "the reason comes from your rule %s%s%s%s: \"%s\" means %s",
-		     rules_origin(w->wording.phrase),
-		     rules_name(w->wording.phrase) ? " (" : "",
-		     rules_name(w->wording.phrase) ? rules_name(w->wording.phrase) : "",
-		     rules_name(w->wording.phrase) ? ")" : "", w->wording.phrase,
+		     origin, name ? " (" : "", name ? name : "", name ? ")" : "",
+		     w->wording.phrase,
 		     smtpcode_value_name(SMTPCODE_REASON, w->wording.reason));
+	else if (w->wording.phrase &&
+	         w->verdict.value[SMTPCODE_REASON] != w->wording.reason)
+		warn(w, "the reply's words \"%s\" say %s, and the SMTP step it "
+		     "answered makes it %s: a refusal after DATA comes from a "
+		     "filter, not a missing mailbox", w->wording.phrase,
+		     smtpcode_value_name(SMTPCODE_REASON, w->wording.reason),
+		     smtpcode_value_name(SMTPCODE_REASON,
+		                         w->verdict.value[SMTPCODE_REASON]));
 	else if (w->wording.phrase)
 		warn(w, "the reason comes from the reply's words: \"%s\" means "
-		     "%s (%s leaves the reason to the words)", w->wording.phrase,
+		     "%s%s", w->wording.phrase,
 		     smtpcode_value_name(SMTPCODE_REASON, w->wording.reason),
-		     w->code[0] ? w->code : "a reply without a code");
+		     w->entry && !smtpcode_reason_from_words(r)
+		         ? ", which says more than the code"
+		         : " (the code leaves the reason to the words)");
 	if (!w->code[0])
 		warn(w, "%s", "no code was found");
 	else if (!r->known)
@@ -169,6 +182,21 @@ void row_of_result(struct row *w, const struct smtpcode_result *r,
 	if (m->entry && smtpcode_value(m->entry, SMTPCODE_DIFFERS) == 2)
 		warn(w, "%s gives %s a meaning of its own, unlike the registry",
 		     smtpcode_text(m->provider, SMTPCODE_CODE), w->code);
+}
+
+void row_of_judgement(struct row *w, const struct smtpcode_judgement *j,
+                      const char *input)
+{
+	row_verdict(w, j, input);
+	row_warnings(w);
+}
+
+void row_of_result(struct row *w, const struct smtpcode_result *r,
+                   const char *input)
+{
+	row_fill(w, r, input);
+	smtpcode_verdict(r, SMTPCODE_REPORT_UNSAID, &w->verdict);
+	row_warnings(w);
 }
 
 void row_of_category(struct row *w, const struct smtpcode_entry *e,
@@ -221,11 +249,10 @@ static struct value verdict_value(const struct row *w, enum smtpcode_field f)
 static struct value yes_no(const struct row *w, enum smtpcode_field f)
 {
 	struct value v = verdict_value(w, f);
-	/* A lookup of text without a code: its words give a reason, never a
-	 * verdict. */
-	if (w->r && !w->code[0] && w->verdict_from)
-		return of_type(V_UNKNOWN, SMTPCODE_CAUSES);
-	if (v.type == V_STRING && strcmp(v.s, "unknown") == 0)
+	/* A failure nothing decides (the judgement sets every other one):
+	 * unknown, never no. */
+	if ((v.type == V_STRING && strcmp(v.s, "unknown") == 0) ||
+	    (w->r && v.type == V_NULL && f == SMTPCODE_SUPPRESS))
 		v.type = V_UNKNOWN;
 	else if (v.type == V_STRING || f == SMTPCODE_SUPPRESS)
 		v = boolean(v.type == V_STRING && strcmp(v.s, "yes") == 0);

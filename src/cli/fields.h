@@ -30,12 +30,16 @@ struct row {
 	struct smtpcode_verdict verdict;    /* what scripts act on */
 	struct smtpcode_wording wording;    /* the reply's words, when they
 	                                       gave the reason */
-	const char *verdict_from;           /* a lookup of text: "code" (a
-	                                       code in it), "phrase" (no code:
-	                                       a provider's phrase picked the
-	                                       entry), "words" (no code: the
-	                                       reason's words); else NULL */
+	const char *verdict_from;           /* what decided the reason and
+	                                       the verdict
+	                                       (smtpcode_decider_name()):
+	                                       code, status, phrase, words,
+	                                       rules, stage, message; NULL:
+	                                       nothing, or a table entry */
 	char code[32];                      /* the code shown */
+	bool code_given;                    /* the input held it (else a
+	                                       provider's phrase picked its
+	                                       entry, or there is none) */
 	const char *warnings[6];
 	size_t nwarnings;
 	char warning_text[6][512];
@@ -57,36 +61,26 @@ struct value {
 	enum smtpcode_list list; /* V_LIST: items' keys (basic) or texts */
 };
 
-/* The reason text[0..len)'s words give: a site's rules (rules.h) first,
- * then the built-in phrases (smtpcode_wording()). */
-bool wording_of(const char *text, size_t len, struct smtpcode_wording *w);
-/* What text[0..len) (a reply) says of r's reason when r leaves it to the
- * words (smtpcode_reason_from_words()): w->reason 0 when nothing. */
-void words_of(const struct smtpcode_result *r, const char *text, size_t len,
-              struct smtpcode_wording *w);
-/* What text[0..len) that holds no code rests on, the one matcher of a
- * pasted text and of a log line without a code: the entry a recognised
- * provider's phrase picks ("phrase": r resolved, its reason from the words
- * where it leaves it to them), else the reason the words give ("words":
- * the verdict's fields stay unknown, as a guess is not for scripts to act
- * on; fields.c yes_no()); NULL when neither.  r and words are filled in. */
-const char *rest_on_words(const char *text, size_t len,
-                          const struct smtpcode_entry *provider,
-                          struct smtpcode_result *r,
-                          struct smtpcode_wording *words);
-/* Fill a row for a lookup result, which report says more of (see
- * smtpcode_verdict()) and whose reason words gives when not NULL
- * (words_of()); or for a category. */
+/* What verdict_from (smtpcode_decider_name()) names, said for a person:
+ * "the reply's words"; for NULL, that nothing decided. */
+const char *decided_by_words(const char *verdict_from);
+/* Judge the evidence ev (smtpcode_judge()) with the site's rules the
+ * command loaded: the one judgement every mode shows. */
+void judge(struct smtpcode_evidence *ev, struct smtpcode_judgement *j);
+/* Fill a row for judgement j of input (which may be NULL), with the
+ * warnings that explain it; j must outlive the row. */
+void row_of_judgement(struct row *w, const struct smtpcode_judgement *j,
+                      const char *input);
+/* row_of_judgement() without the warnings, for what shows none (the text
+ * of --mail explains instead): formatting them is a tenth of its cost. */
+void row_verdict(struct row *w, const struct smtpcode_judgement *j,
+                 const char *input);
+/* A row for a table entry's own result, its verdict the entry's (lists,
+ * searches, a code given alone); or for a category. */
 void row_of_result(struct row *w, const struct smtpcode_result *r,
-                   const char *input, enum smtpcode_report report,
-                   const struct smtpcode_wording *words);
+                   const char *input);
 void row_of_category(struct row *w, const struct smtpcode_entry *e,
                      const char *input);
-/* row_of_result() without the warnings, for what shows none (the text
- * of --mail explains instead): formatting them is a tenth of its cost. */
-void row_verdict(struct row *w, const struct smtpcode_result *r,
-                 const char *input, enum smtpcode_report report,
-                 const struct smtpcode_wording *words);
 
 /* What would decide a suppress and bounce that v leaves unknown (the
  * data's 'decides', or the reply's provider), into buf[0..size); "" when

@@ -43,16 +43,16 @@
 #define DOMAIN_MAX 64      /* longer domains are looked at each time */
 #define LAST_BITS 8        /* slots remembered by codes and length */
 
-/* A reply and its codes, resolved. */
+/* A reply and its codes, with what else the line said (its context:
+ * context_of()), judged. */
 struct resolved {
 	unsigned char state; /* enum slot_state */
 	struct smtpcode_query q;
+	uint64_t context;
 	size_t len;
 	char reply[RESOLVED_MAX];
-	struct smtpcode_result r;
-	struct smtpcode_wording words; /* its reason from its words, if any
-	                                  (they ignore what <...> encloses, as
-	                                  the key may) */
+	struct smtpcode_judgement j; /* (its words ignore what <...>
+	                                encloses, as the key may) */
 	const struct verdict *verdict; /* its verdict's slot, when there */
 	unsigned long stamp; /* and that slot's stamp still: 0 none */
 };
@@ -63,9 +63,10 @@ struct verdict {
 	unsigned long stamp;         /* new each time the slot is filled */
 	struct smtpcode_query codes; /* only the codes: no text */
 	struct smtpcode_match match; /* without its count of candidates */
-	enum smtpcode_report report; /* what the line said of the message */
+	struct smtpcode_verdict verdict; /* the judgement's, from NULL */
+	enum smtpcode_decider verdict_from;
 	const char *phrase;          /* the words that gave the reason */
-	char code[32];               /* as row_of_result() writes it */
+	char code[32];               /* as row_of_judgement() writes it */
 	char text[VERDICT_MAX];
 	struct rendered shown;       /* code and text, as rendered */
 };
@@ -93,8 +94,8 @@ struct log_ctx {
 	 * protector's check. */
 	struct smtpcode_logline line;
 	struct origin origin;
-	struct smtpcode_result own; /* a reply too long to keep, resolved */
-	struct smtpcode_wording own_words; /* and its reason from its words */
+	uint64_t context; /* context_of(&line), for resolve() */
+	struct smtpcode_judgement own; /* a reply too long to keep, judged */
 	struct smtpcode_csv_layout layout; /* the file's CSV header's, if any */
 	bool selecting;         /* records go through select_record() */
 	unsigned long selected; /* records selected that rest on something */
@@ -105,18 +106,38 @@ static const char *display_name(const char *path)
 	return strcmp(path, "-") == 0 ? "(standard input)" : path;
 }
 
-/* The code a line's verdict rests on: the reply's, else the dsn= field. */
+/* The code a line's summary counts: the reply's, else the dsn= field. */
 static const struct smtpcode_query *chosen(const struct smtpcode_logline *l)
 {
 	return l->code.enhanced || l->code.basic ? &l->code : &l->dsn_code;
 }
 
-/* Which code that is, as JSON's verdict_from says. */
-static const char *chosen_from(const struct smtpcode_logline *l)
+/* What a line says beyond its reply that its judgement depends on: the
+ * dsn= field's codes, the report its status gives, its stage (a static
+ * word, told apart by its length and first letter), packed in 64 bits
+ * for the cache's key. */
+static uint64_t context_of(const struct smtpcode_logline *l)
 {
-	if (l->code.enhanced || l->code.basic)
-		return l->code.enhanced ? "reply" : "reply basic code";
-	return "dsn";
+	const struct smtpcode_query *d = &l->dsn_code;
+	uint64_t k = d->basic;
+	k = k << 1 | d->enhanced;
+	k = k << 4 | d->cls;
+	k = k << 10 | d->subject;
+	k = k << 10 | d->detail;
+	k = k << 2 | (uint64_t)smtpcode_report_of(l->status.s, l->status.len);
+	k = k << 4 | (l->stage.len & 15);
+	return k << 8 | (l->stage.len ? (unsigned char)l->stage.s[0] : 0);
+}
+
+/* The evidence of line l whose reply is reply. */
+static struct smtpcode_evidence evidence_of(const struct log_ctx *c,
+                                            const struct smtpcode_logline *l,
+                                            struct smtpcode_text reply)
+{
+	struct smtpcode_evidence ev = {reply, &l->code, &l->dsn_code, l->stage,
+	    smtpcode_report_of(l->status.s, l->status.len), 0, c->o->provider,
+	    NULL};
+	return ev;
 }
 
 /* A hash of the codes of q (basic, class, subject, detail). */
@@ -167,6 +188,7 @@ static bool same_query(const struct smtpcode_query *a,
 struct reply_key {
 	struct smtpcode_text head, tail;
 	struct smtpcode_query q;
+	uint64_t context; /* context_of() */
 };
 
 /* domain_ignored() for a domain not in the table: not inlined, for the
@@ -241,7 +263,7 @@ static struct reply_key key_of(struct log_ctx *c,
                                struct smtpcode_text reply,
                                struct smtpcode_text rcpt)
 {
-	struct reply_key k = {reply, {NULL, 0}, *q};
+	struct reply_key k = {reply, {NULL, 0}, *q, c->context};
 	const char *p = reply.s, *end, *at;
 
 	if (!reply.len) /* reply.s may be NULL then */
@@ -279,7 +301,7 @@ static inline bool same_reply(const struct resolved *s,
                               const struct reply_key *k)
 {
 	return s->state != SLOT_FREE && s->len == k->head.len + k->tail.len &&
-	       same_query(&s->q, &k->q) &&
+	       s->context == k->context && same_query(&s->q, &k->q) &&
 	       scan_same(s->reply, k->head.s, k->head.len) &&
 	       scan_same(s->reply + k->head.len, k->tail.s, k->tail.len);
 }
@@ -288,16 +310,15 @@ static inline bool same_reply(const struct resolved *s,
  * inlined, as its locals' addresses, given away, would cost each() a
  * stack protector's check. */
 static NOINLINE struct resolved *resolve_anew(struct log_ctx *c,
-                                              const struct smtpcode_query *q,
                                               struct smtpcode_text reply,
                                               struct reply_key k, uint64_t h)
 {
 	size_t len = k.head.len + k.tail.len;
 	struct resolved *s;
 	unsigned char state[WAYS];
+	struct smtpcode_evidence ev = evidence_of(c, &c->line, reply);
 
-	smtpcode_resolve(q, reply.s, reply.len, c->o->provider, &c->own);
-	words_of(&c->own, reply.s, reply.len, &c->own_words);
+	judge(&ev, &c->own);
 	if (len > RESOLVED_MAX)
 		return NULL;
 	for (size_t i = 0; i < WAYS; i++)
@@ -305,13 +326,13 @@ static NOINLINE struct resolved *resolve_anew(struct log_ctx *c,
 	s = &c->resolved[way(h, victim(h, state), RESOLVED_SLOTS)];
 	s->state = SLOT_NEW;
 	s->q = k.q;
+	s->context = k.context;
 	s->len = len;
 	if (k.head.len)
 		memcpy(s->reply, k.head.s, k.head.len);
 	if (k.tail.len)
 		memcpy(s->reply + k.head.len, k.tail.s, k.tail.len);
-	s->r = c->own;
-	s->words = c->own_words;
+	s->j = c->own;
 	s->stamp = 0;
 	return s;
 }
@@ -345,7 +366,8 @@ static inline struct resolved *resolve(struct log_ctx *c,
 	uint64_t h;
 
 	if (s->state == SLOT_REUSED && s->len == reply.len &&
-	    same_query(&s->q, q) && scan_same(s->reply, reply.s, reply.len))
+	    s->context == c->context && same_query(&s->q, q) &&
+	    scan_same(s->reply, reply.s, reply.len))
 		return s;
 	k = key_of(c, q, reply, rcpt);
 	len = k.head.len + k.tail.len;
@@ -355,8 +377,8 @@ static inline struct resolved *resolve(struct log_ctx *c,
 		if (s->state == SLOT_REUSED && same_reply(s, &k))
 			return s;
 	}
-	h = mix(hash_bytes(hash_bytes(codes_hash(q) ^ q->text_off, k.head.s,
-	                              k.head.len),
+	h = mix(hash_bytes(hash_bytes(codes_hash(q) ^ q->text_off ^
+	                                  mix(c->context), k.head.s, k.head.len),
 	                   k.tail.s, k.tail.len));
 	for (size_t i = 0; i < WAYS; i++)
 		if (same_reply(s = &c->resolved[way(h, i, RESOLVED_SLOTS)], &k)) {
@@ -364,15 +386,17 @@ static inline struct resolved *resolve(struct log_ctx *c,
 			*last = (unsigned short)(s - c->resolved);
 			return s;
 		}
-	return resolve_anew(c, q, reply, k, h);
+	return resolve_anew(c, reply, k, h);
 }
 
-/* The key of r's verdict: its codes and how the provider's entry was
- * picked, zeroed around them so that keys compare whole. */
-static void verdict_key(const struct smtpcode_result *r,
+/* The key of j's verdict: its codes, how the provider's entry was
+ * picked, and the verdict, zeroed around them so that keys compare
+ * whole. */
+static void verdict_key(const struct smtpcode_judgement *j,
                         struct smtpcode_query *codes,
-                        struct smtpcode_match *m)
+                        struct smtpcode_match *m, struct smtpcode_verdict *v)
 {
+	const struct smtpcode_result *r = &j->result;
 	memset(codes, 0, sizeof *codes);
 	codes->basic = r->query.basic;
 	codes->enhanced = r->query.enhanced;
@@ -386,6 +410,20 @@ static void verdict_key(const struct smtpcode_result *r,
 	m->marker = r->match.marker;
 	m->entry = r->match.entry;
 	m->phrase = r->match.phrase;
+	memset(v, 0, sizeof *v);
+	memcpy(v->value, j->verdict.value, sizeof v->value);
+	v->basic_decides = j->verdict.basic_decides;
+	v->report_decides = j->verdict.report_decides;
+	v->provider_guess = j->verdict.provider_guess;
+}
+
+static bool same_verdict(const struct smtpcode_verdict *a,
+                         const struct smtpcode_verdict *b)
+{
+	return memcmp(a->value, b->value, sizeof a->value) == 0 &&
+	       a->basic_decides == b->basic_decides &&
+	       a->report_decides == b->report_decides &&
+	       a->provider_guess == b->provider_guess;
 }
 
 static bool same_match(const struct smtpcode_match *a,
@@ -401,30 +439,32 @@ static bool same_match(const struct smtpcode_match *a,
  * reason as resolve_anew(). */
 static NOINLINE const struct verdict *
 verdict_of(struct log_ctx *c, enum record_format format,
-           const struct smtpcode_result *r,
-           const struct smtpcode_wording *words, enum smtpcode_report report)
+           const struct smtpcode_judgement *j)
 {
 	struct smtpcode_query codes;
 	struct smtpcode_match m;
+	struct smtpcode_verdict said;
 	struct verdict *v;
 	unsigned char state[WAYS];
 	struct sink k;
 	struct row w;
 	uint64_t h;
 
-	verdict_key(r, &codes, &m);
+	verdict_key(j, &codes, &m, &said);
 	h = codes_hash(&codes) ^ (uint64_t)m.how << 1 ^ (uint64_t)m.given ^
-	    (uint64_t)report << 5;
+	    (uint64_t)j->verdict_from << 5;
+	h = hash_bytes(h, (const char *)said.value, sizeof said.value);
 	h = pointer_hash(h, m.entry);
 	h = pointer_hash(h, m.phrase);
 	h = pointer_hash(h, m.provider);
 	h = pointer_hash(h, m.marker);
-	h = pointer_hash(h, words->phrase);
+	h = pointer_hash(h, j->wording.phrase);
 	for (size_t i = 0; i < WAYS; i++) {
 		v = &c->verdicts[way(h, i, VERDICT_SLOTS)];
 		if (v->state != SLOT_FREE && same_query(&v->codes, &codes) &&
-		    same_match(&v->match, &m) && v->report == report &&
-		    v->phrase == words->phrase) {
+		    same_match(&v->match, &m) && same_verdict(&v->verdict, &said) &&
+		    v->verdict_from == j->verdict_from &&
+		    v->phrase == j->wording.phrase) {
 			v->state = SLOT_REUSED;
 			return v;
 		}
@@ -433,7 +473,7 @@ verdict_of(struct log_ctx *c, enum record_format format,
 		state[i] = c->verdicts[way(h, i, VERDICT_SLOTS)].state;
 	v = &c->verdicts[way(h, victim(h, state), VERDICT_SLOTS)];
 	v->stamp = 0; /* what points to the slot's old verdict no longer may */
-	row_of_result(&w, r, NULL, report, words);
+	row_of_judgement(&w, j, NULL);
 	k.text = v->text;
 	k.len = 0;
 	k.size = sizeof v->text;
@@ -445,8 +485,9 @@ verdict_of(struct log_ctx *c, enum record_format format,
 	v->stamp = ++c->stamps;
 	v->codes = codes;
 	v->match = m;
-	v->report = report;
-	v->phrase = words->phrase;
+	v->verdict = said;
+	v->verdict_from = j->verdict_from;
+	v->phrase = j->wording.phrase;
 	memcpy(v->code, w.code, sizeof v->code);
 	v->shown = (struct rendered){v->code, strlen(v->code), v->text, k.len};
 	return v;
@@ -486,7 +527,7 @@ static ALWAYS_INLINE void set_origin(struct log_ctx *c, unsigned long lineno,
 	              : smtpcode_side_name(side);
 	o->dsn = l->dsn;
 	o->reply = l->reply;
-	o->verdict_from = chosen_from(l);
+	o->verdict_from = NULL; /* (the judgement's: the caller's) */
 	o->report = smtpcode_report_of(l->status.s, l->status.len);
 	o->seen_basic = o->seen_enhanced = (struct smtpcode_text){NULL, 0};
 	if (format == RECORD_JSON) {
@@ -499,12 +540,11 @@ static ALWAYS_INLINE void set_origin(struct log_ctx *c, unsigned long lineno,
  * for the same reason as resolve_anew(). */
 static NOINLINE void record_whole(struct log_ctx *c, const char *line,
                                   size_t len, enum record_format format,
-                                  const struct smtpcode_result *r,
-                                  const struct smtpcode_wording *words)
+                                  const struct smtpcode_judgement *j)
 {
 	struct row w;
 
-	row_of_result(&w, r, NULL, c->origin.report, words);
+	row_of_judgement(&w, j, NULL);
 	w.origin = &c->origin;
 	if (c->o->mode == LOG_ANNOTATE)
 		render_annotation(line, len, &w);
@@ -513,11 +553,9 @@ static NOINLINE void record_whole(struct log_ctx *c, const char *line,
 }
 
 /* --extract --field: the one value asked for of the record in c->origin,
- * whose verdict is r's, its reason from words, resting on from. */
+ * whose verdict is j's. */
 static NOINLINE void field_record(struct log_ctx *c,
-                                  const struct smtpcode_result *r,
-                                  const struct smtpcode_wording *words,
-                                  const char *from)
+                                  const struct smtpcode_judgement *j)
 {
 	struct row w;
 
@@ -525,8 +563,7 @@ static NOINLINE void field_record(struct log_ctx *c,
 		render_record_key(&c->origin, c->o->record_key);
 		return;
 	}
-	row_of_result(&w, r, NULL, c->origin.report, words);
-	w.verdict_from = from;
+	row_of_judgement(&w, j, NULL);
 	w.origin = &c->origin;
 	render_field(&w, (enum field_id)c->o->field);
 }
@@ -537,25 +574,21 @@ _Noreturn void records_found_quietly(void)
 }
 
 /*
- * The record in c->origin, of line[0..len), whose verdict is r's with
- * its reason from words (resting on from, when not on the code), when
+ * The record in c->origin, of line[0..len), whose verdict is j's, when
  * filters, -q, -c or --suppressions are given: written when
  * record_chosen() says so.  Not inlined: the records of a plain
  * --extract never come here.
  */
 static NOINLINE void select_record(struct log_ctx *c, const char *line,
-                                   size_t len, const struct smtpcode_result *r,
-                                   const struct smtpcode_wording *words,
-                                   const char *from)
+                                   size_t len,
+                                   const struct smtpcode_judgement *j)
 {
 	const struct log_options *o = c->o;
 	struct row w;
 
-	row_of_result(&w, r, NULL, c->origin.report, words);
-	if (from)
-		w.verdict_from = from;
+	row_of_judgement(&w, j, NULL);
 	w.origin = &c->origin;
-	if (!record_chosen(&o->choice, &w, r->known || words->phrase || from,
+	if (!record_chosen(&o->choice, &w, j->result.known || j->verdict_from,
 	                   &c->selected))
 		return;
 	if (one_value(o))
@@ -575,38 +608,37 @@ static void record(struct log_ctx *c, const char *line, size_t len,
 	/* --annotate shows the text verdict whatever the format. */
 	enum record_format format =
 	    mode == LOG_ANNOTATE ? RECORD_TEXT : c->o->format;
-	/* A reply without a code is the MTA's own words (smtpcode.h): the
-	 * verdict rests on the dsn= code alone then, as before the words
-	 * were kept; they vary per line (hosts, addresses), which would make
-	 * every such line miss the cache of resolved replies. */
-	struct smtpcode_text said =
-	    chosen(l) == &l->code ? l->reply : (struct smtpcode_text){NULL, 0};
-	struct resolved *s = resolve(c, chosen(l), said, l->recipient);
-	const struct smtpcode_result *r = s ? &s->r : &c->own;
-	const struct smtpcode_wording *words = s ? &s->words : &c->own_words;
+	/* A reply without a code (the MTA's own words, smtpcode.h) is
+	 * judged with the dsn= code, its words as evidence like any
+	 * reply's: such replies are keyed whole (no code bounds where an
+	 * address may be left out), so they find the cache less often. */
+	struct resolved *s;
+	const struct smtpcode_judgement *j;
 	const struct verdict *v;
 
+	c->context = context_of(l);
+	s = resolve(c, &l->code, l->reply, l->recipient);
+	j = s ? &s->j : &c->own;
 	set_origin(c, lineno, format);
-	c->origin.reason_phrase = words->phrase;
+	c->origin.verdict_from = smtpcode_decider_name(j->verdict_from);
+	c->origin.reason_phrase = j->wording.phrase;
 	if (c->selecting) {
-		select_record(c, line, len, r, words, NULL);
+		select_record(c, line, len, j);
 		return;
 	}
-	c->selected += r->known || words->phrase;
+	c->selected += j->result.known || j->verdict_from;
 	if (one_value(c->o)) {
-		field_record(c, r, words, NULL);
+		field_record(c, j);
 		return;
 	}
-	if (s && s->stamp && s->verdict->stamp == s->stamp &&
-	    s->verdict->report == c->origin.report) {
+	if (s && s->stamp && s->verdict->stamp == s->stamp) {
 		v = s->verdict; /* this reply's, as last time */
-	} else if ((v = verdict_of(c, format, r, words, c->origin.report)) != NULL &&
-	           s) {
+	} else if ((v = verdict_of(c, format, j)) != NULL && s) {
 		s->verdict = v;
 		s->stamp = v->stamp;
 	}
 	if (!v)
-		record_whole(c, line, len, format, r, words);
+		record_whole(c, line, len, format, j);
 	else if (mode == LOG_ANNOTATE)
 		render_annotation_with(line, len, &c->origin, &v->shown);
 	else
@@ -639,9 +671,9 @@ static struct smtpcode_text failure_words(const struct smtpcode_logline *l)
 /*
  * A line of a known layout without a code whose words tell a reason:
  * its record rests on them, as a pasted text's lookup does (the one
- * matcher, rest_on_words()): a provider's entry that its phrase picks,
- * else the reason alone, with the verdict's fields unknown.  False when
- * the line gives none.  Not inlined: such lines are few, and it is no
+ * judgement, smtpcode_judge()): a provider's entry that its phrase picks,
+ * else the reason, whose verdict a final report (status=bounced) takes.
+ * False when the line gives none.  Not inlined: such lines are few, and it is no
  * part of the way of the lines with a code.
  */
 static NOINLINE bool words_record(struct log_ctx *c, const char *line,
@@ -650,28 +682,28 @@ static NOINLINE bool words_record(struct log_ctx *c, const char *line,
 	struct smtpcode_text t = failure_words(&c->line);
 	enum record_format format =
 	    c->o->mode == LOG_ANNOTATE ? RECORD_TEXT : c->o->format;
-	struct smtpcode_wording words;
-	const char *from;
+	struct smtpcode_evidence ev = evidence_of(c, &c->line, t);
 	struct row w;
 
-	if (!t.len || !(from = rest_on_words(t.s, t.len, c->o->provider,
-	                                     &c->own, &words)))
+	if (!t.len)
+		return false;
+	judge(&ev, &c->own);
+	if (!c->own.verdict_from)
 		return false;
 	set_origin(c, lineno, format);
 	c->origin.reply = t;
-	c->origin.verdict_from = from;
-	c->origin.reason_phrase = words.phrase;
+	c->origin.verdict_from = smtpcode_decider_name(c->own.verdict_from);
+	c->origin.reason_phrase = c->own.wording.phrase;
 	if (c->selecting) {
-		select_record(c, line, len, &c->own, &words, from);
+		select_record(c, line, len, &c->own);
 		return true;
 	}
 	c->selected++;
 	if (one_value(c->o)) {
-		field_record(c, &c->own, &words, from);
+		field_record(c, &c->own);
 		return true;
 	}
-	row_of_result(&w, &c->own, NULL, c->origin.report, &words);
-	w.verdict_from = from;
+	row_of_judgement(&w, &c->own, NULL);
 	w.origin = &c->origin;
 	if (c->o->mode == LOG_ANNOTATE)
 		render_annotation(line, len, &w);
@@ -685,17 +717,13 @@ static NOINLINE bool words_record(struct log_ctx *c, const char *line,
 static NOINLINE bool line_selected(const struct selection *sel,
                                    const struct smtpcode_logline *l)
 {
-	const struct smtpcode_query *q = chosen(l);
-	struct smtpcode_text said =
-	    q == &l->code ? l->reply : (struct smtpcode_text){NULL, 0};
-	struct smtpcode_result r;
-	struct smtpcode_wording words;
+	struct smtpcode_evidence ev = {l->reply, &l->code, &l->dsn_code, l->stage,
+	    smtpcode_report_of(l->status.s, l->status.len), 0, NULL, NULL};
+	struct smtpcode_judgement j;
 	struct row w;
 
-	smtpcode_resolve(q, said.s, said.len, NULL, &r);
-	words_of(&r, said.s, said.len, &words);
-	row_of_result(&w, &r, NULL, smtpcode_report_of(l->status.s, l->status.len),
-	              &words);
+	judge(&ev, &j);
+	row_verdict(&w, &j, NULL);
 	return selection_pass(sel, &w, l->domain);
 }
 

@@ -45,33 +45,6 @@ static const char *kind_id(enum smtpcode_mail_kind k)
 	return ids[k];
 }
 
-static bool generic(const struct smtpcode_query *q)
-{
-	return q->enhanced && q->subject == 0 && q->detail == 0;
-}
-
-/* The code the verdict rests on, and the query for it. */
-static const char *choose(const struct smtpcode_mail_recipient *m,
-                          struct smtpcode_query *q)
-{
-	const struct smtpcode_query *s = &m->status_code, *d = &m->diagnostic_code;
-	if (s->enhanced && !(generic(s) && d->enhanced && !generic(d))) {
-		*q = *s;
-		if (d->basic && d->cls == s->cls)
-			q->basic = d->basic;
-		return "status";
-	}
-	/* A Status: that holds a basic code ("553 Exceeded ..."), where
-	 * the diagnostic holds none. */
-	if (s->basic && !d->basic && !d->enhanced) {
-		*q = *s;
-		return "status";
-	}
-	*q = *d;
-	return s->enhanced ? "diagnostic (the Status: field is generic)"
-	                   : "diagnostic";
-}
-
 static void recipient_header(const struct origin *o,
                              const struct smtpcode_mail_recipient *m, long i)
 {
@@ -102,9 +75,7 @@ static void recipient_header(const struct origin *o,
 		out_str("\n");
 	}
 	out_str("  Verdict    rests on ");
-	out_str(o->verdict_from ? "the " : "nothing: no code and no known "
-	                                   "words");
-	out_str(o->verdict_from ? o->verdict_from : "");
+	out_str(decided_by_words(o->verdict_from));
 	out_str("\n\n");
 }
 
@@ -137,23 +108,30 @@ static bool one_line(const struct mail_options *o)
 	       o->field >= 0 || choosing(&o->choice);
 }
 
-/* The record of recipient m, the i-th of mail, or the message's own (i
- * RECORD_MESSAGE_INDEX, m empty) when it names none; number is the
- * message's index in its mbox, or -1. */
+/* The record of recipient m, the i-th of mail, the message msg, or the
+ * message's own (i RECORD_MESSAGE_INDEX, m empty) when it names none;
+ * number is the message's index in its mbox, or -1. */
 static void explain(const char *file, long number,
-                    struct mail_options *o,
+                    struct mail_options *o, struct smtpcode_text msg,
                     const struct smtpcode_mail *mail,
                     const struct smtpcode_mail_recipient *m, long i)
 {
-	struct smtpcode_query q;
-	struct smtpcode_result r;
-	struct smtpcode_wording words;
+	struct smtpcode_evidence ev = {m->diagnostic, &m->diagnostic_code,
+	                               &m->status_code,
+	                               smtpcode_mail_stage(msg.s, msg.len,
+	                                                   m->recipient),
+	                               smtpcode_report_of(m->action.s,
+	                                                  m->action.len),
+	                               kind_reason(mail->kind), o->provider,
+	                               NULL};
+	struct smtpcode_judgement j;
+	const struct smtpcode_query *q = &j.result.query;
 	struct origin org;
 	struct row w;
 	bool rests;
 
 	/* The record's keys (record_fields.def); those a message lacks
-	 * (line, stage) stay empty. */
+	 * (line) stay empty. */
 	memset(&org, 0, sizeof org);
 	org.file = file;
 	org.index = i;
@@ -163,27 +141,20 @@ static void explain(const char *file, long number,
 	org.status = m->action;
 	org.dsn = m->status;
 	org.reply = m->diagnostic;
-	org.verdict_from = choose(m, &q);
-	org.report = smtpcode_report_of(m->action.s, m->action.len);
+	org.stage = ev.stage;
+	org.report = ev.report;
 	org.message_kind = kind_id(mail->kind);
 	if (mail->kind == SMTPCODE_MAIL_FEEDBACK)
 		org.feedback_type = m->action;
 	org.message = number;
-	smtpcode_resolve(&q, m->diagnostic.s, m->diagnostic.len, o->provider, &r);
-	words_of(&r, m->diagnostic.s, m->diagnostic.len, &words);
+	judge(&ev, &j);
 	if (o->format == RECORD_TEXT && !one_line(o))
-		row_verdict(&w, &r, NULL, org.report, &words);
+		row_verdict(&w, &j, NULL);
 	else
-		row_of_result(&w, &r, NULL, org.report, &words);
-	org.reason_phrase = words.phrase;
-	if (kind_reason(mail->kind)) { /* what the message is decides */
-		w.verdict.value[SMTPCODE_REASON] =
-		    (unsigned char)kind_reason(mail->kind);
-		org.verdict_from = "message";
-	} else if (!q.basic && !q.enhanced && !words.phrase) {
-		org.verdict_from = NULL; /* nothing to rest on */
-	}
-	rests = r.known || words.phrase || kind_reason(mail->kind);
+		row_of_judgement(&w, &j, NULL);
+	org.verdict_from = w.verdict_from;
+	org.reason_phrase = j.wording.phrase;
+	rests = j.result.known || j.verdict_from;
 	w.origin = &org;
 	if (!record_chosen(&o->choice, &w, rests, &o->selected))
 		return;
@@ -198,7 +169,7 @@ static void explain(const char *file, long number,
 		return;
 	}
 	recipient_header(&org, m, i);
-	if (q.basic || q.enhanced) {
+	if (q->basic || q->enhanced) {
 		render_text(&w, m->diagnostic.s ? m->diagnostic.s : "");
 	} else {
 		int reason = w.verdict.value[SMTPCODE_REASON];
@@ -208,9 +179,9 @@ static void explain(const char *file, long number,
 			out_str(smtpcode_value_name(SMTPCODE_REASON, reason));
 			out_str(" (");
 			out_str(smtpcode_value_label(SMTPCODE_REASON, reason));
-			out_str(words.phrase ? "), by the reply's words \"" : ")");
-			out_str(words.phrase ? words.phrase : "");
-			out_str(words.phrase ? "\"\n" : "\n");
+			out_str(j.wording.phrase ? "), by the reply's words \"" : ")");
+			out_str(j.wording.phrase ? j.wording.phrase : "");
+			out_str(j.wording.phrase ? "\"\n" : "\n");
 		}
 	}
 	out_str("\n");
@@ -307,7 +278,8 @@ static int read_message(void *ctx, const char *text, size_t len,
 	}
 	if (one_line(o) && mail.nrecipients == 0) {
 		static const struct smtpcode_mail_recipient none;
-		explain(f->name, number, o, &mail, &none, RECORD_MESSAGE_INDEX);
+		explain(f->name, number, o, (struct smtpcode_text){text, len},
+		        &mail, &none, RECORD_MESSAGE_INDEX);
 	} else if (!one_line(o)) {
 		/* An auto-reply's own record rests on what the message is. */
 		if (mail.nrecipients == 0 && kind_reason(mail.kind))
@@ -326,7 +298,8 @@ static int read_message(void *ctx, const char *text, size_t len,
 	/* parse_mail() stored them all (max only keeps a broken library
 	 * from sending this past the array). */
 	for (size_t i = 0; i < mail.nrecipients && i < mail.max; i++)
-		explain(f->name, number, o, &mail, &mail.recipients[i], (long)i);
+		explain(f->name, number, o, (struct smtpcode_text){text, len},
+		        &mail, &mail.recipients[i], (long)i);
 	return 0;
 }
 

@@ -215,7 +215,7 @@ static void emit_entry(const struct options *o, const struct smtpcode_entry *e,
 	struct smtpcode_result r;
 	struct row w;
 	smtpcode_resolve_entry(e, &r);
-	row_of_result(&w, &r, input, SMTPCODE_REPORT_UNSAID, NULL);
+	row_of_result(&w, &r, input);
 	w.entry = e;
 	if (o->mode == MODE_TEXT) { /* lists read best one line each */
 		render_brief(&w);
@@ -353,82 +353,31 @@ static void emit_missing(const struct options *o, const char *input,
 		return;
 	}
 	memset(&r, 0, sizeof r);
-	row_of_result(&w, &r, input, SMTPCODE_REPORT_UNSAID, NULL);
+	row_of_result(&w, &r, input);
 	emit(o, &w, &r, input);
 }
 
-/* The provider text[0..len) is read as: --provider's, else the one whose
- * marker a site's rule adds (rules.h) and the text holds, into *marker;
- * else NULL, for the text's own markers to say. */
-static const struct smtpcode_entry *provider_for(const struct options *o,
-                                                 const char *text, size_t len,
-                                                 const char **marker)
-{
-	*marker = NULL;
-	return o->provider ? o->provider : rules_provider(text, len, marker);
-}
-
-/* A rule's marker recognised the provider: the match says so, as for a
- * marker of the table's. */
-static void by_rule(struct smtpcode_result *r, const char *marker)
-{
-	if (marker) {
-		r->match.given = false;
-		r->match.marker = marker;
-	}
-}
-
-/* Show r, resolved from text[0..len) (a rule's marker, when one named its
- * provider), its reason from the words where they give it, as resting on
- * from ("code", "phrase"). */
-static void answer(const struct options *o, struct smtpcode_result *r,
-                   const char *text, size_t len, const char *marker,
-                   const char *from)
-{
-	struct smtpcode_wording words;
-	struct row w;
-	by_rule(r, marker);
-	words_of(r, text, len, &words);
-	row_of_result(&w, r, text, SMTPCODE_REPORT_UNSAID, &words);
-	w.verdict_from = from;
-	emit(o, &w, r, text);
-}
-
 /*
- * Text that is not a reply starting with its code: the code found in it
- * (the whole text picks the provider and entry); else the entry that a
- * recognised provider's phrase picks; else the reason its words give.
- * Returns the exit status: 1, after saying so, when it holds neither a
- * code nor a known wording.
+ * Judge text[0..len), a reply or any pasted text, with the codes q when
+ * the caller parsed them (NULL: the code found in it, else the words),
+ * and show the verdict.  Returns the exit status: 1, after saying so,
+ * when it holds neither a code nor a wording smtpcode knows.
  */
-static int lookup_text(const struct options *o, const char *text, size_t len,
-                       bool lined)
+static int answer(const struct options *o, const char *text, size_t len,
+                  const struct smtpcode_query *q, bool lined)
 {
 	static const char none[] = "no SMTP code and no wording smtpcode knows";
-	struct smtpcode_query q;
-	struct smtpcode_text at;
-	struct smtpcode_result r;
-	struct smtpcode_wording words;
+	struct smtpcode_evidence ev = {{text, len}, q, NULL, {NULL, 0},
+	                               SMTPCODE_REPORT_UNSAID, 0, o->provider,
+	                               NULL};
+	struct smtpcode_judgement j;
 	struct row w;
-	const char *marker, *from;
-	const struct smtpcode_entry *p = provider_for(o, text, len, &marker);
 
-	if (smtpcode_find_pasted(text, len, &q, &at)) {
-		q.text_off += (size_t)(at.s - text);
-		smtpcode_resolve(&q, text, len, p, &r);
-		answer(o, &r, text, len, marker, "code");
-		return r.known ? EXIT_FOUND : EXIT_UNKNOWN;
-	}
-	if ((from = rest_on_words(text, len, p, &r, &words)) != NULL &&
-	    strcmp(from, "phrase") == 0) {
-		answer(o, &r, text, len, marker, from);
-		return EXIT_FOUND;
-	}
-	if (from) {
-		row_of_result(&w, &r, text, SMTPCODE_REPORT_UNSAID, &words);
-		w.verdict_from = from;
-		emit(o, &w, &r, text);
-		return EXIT_FOUND;
+	judge(&ev, &j);
+	if (j.code_from || j.verdict_from) {
+		row_of_judgement(&w, &j, text);
+		emit(o, &w, &j.result, text);
+		return !j.code_from || j.result.known ? EXIT_FOUND : EXIT_UNKNOWN;
 	}
 	if (!lined)
 		fprintf(stderr, "smtpcode: '%s' holds %s (expected a code such as "
@@ -449,12 +398,9 @@ static int lookup_one(const struct options *o, const char *arg, size_t len,
                       const char *next, bool *took, bool lined)
 {
 	struct smtpcode_query q, q2;
-	struct smtpcode_result r;
 	struct smtpcode_pattern pat;
 	const struct smtpcode_entry *cat;
 	struct row w;
-	const struct smtpcode_entry *p;
-	const char *marker;
 	char pair[64];
 	enum smtpcode_error err = smtpcode_parse(arg, len, &q);
 
@@ -476,7 +422,7 @@ static int lookup_one(const struct options *o, const char *arg, size_t len,
 		return EXIT_UNKNOWN;
 	}
 	if (err && several_words(arg, len))
-		return lookup_text(o, arg, len, lined);
+		return answer(o, arg, len, NULL, lined);
 	if (err) {
 		if (lined) {
 			emit_missing(o, arg, smtpcode_strerror(err), lined);
@@ -501,10 +447,7 @@ static int lookup_one(const struct options *o, const char *arg, size_t len,
 		len = strlen(arg);
 		*took = true;
 	}
-	p = provider_for(o, arg, len, &marker);
-	smtpcode_resolve(&q, arg, len, p, &r);
-	answer(o, &r, arg, len, marker, "code");
-	return r.known ? EXIT_FOUND : EXIT_UNKNOWN;
+	return answer(o, arg, len, &q, lined);
 }
 
 /* The worse of two exit statuses. */

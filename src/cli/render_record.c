@@ -392,7 +392,7 @@ static inline bool note_shown(struct smtpcode_text t, const char *key,
                               size_t code_len)
 {
 	return t.len && (t.len != code_len || !scan_same(t.s, code, code_len)) &&
-	       strcmp(o->verdict_from, key) != 0;
+	       (!o->verdict_from || strcmp(o->verdict_from, key) != 0);
 }
 
 /* The TEXT_NOTE keys of a text record, after its verdict (for the code

@@ -257,7 +257,7 @@ void render_text(const struct row *w, const char *input)
 {
 	const struct smtpcode_query *q = &w->r->query;
 
-	if (w->verdict_from && strcmp(w->verdict_from, "code") != 0) {
+	if (!w->code_given) {
 		render_no_code(w, input);
 		return;
 	}

@@ -42,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fields.h"
 #include "hash.h"
 #include "layout.h"
 #include "output.h"
@@ -606,12 +607,12 @@ static COLD unsigned char scope_of(const struct summary *s,
                                    struct smtpcode_text reply,
                                    struct smtpcode_text status)
 {
-	struct smtpcode_result r;
-	struct smtpcode_verdict v;
+	struct smtpcode_evidence ev = {reply, NULL, q, {NULL, 0},
+	    smtpcode_report_of(status.s, status.len), 0, s->provider, NULL};
+	struct smtpcode_judgement j;
 
-	smtpcode_resolve(q, reply.s, reply.len, s->provider, &r);
-	smtpcode_verdict(&r, smtpcode_report_of(status.s, status.len), &v);
-	return v.value[SMTPCODE_SCOPE];
+	judge(&ev, &j);
+	return j.verdict.value[SMTPCODE_SCOPE];
 }
 
 /* Group pos of m out of m's index (backward-shift deletion: the entries
@@ -756,21 +757,34 @@ static size_t wording_key(struct smtpcode_text reply, char *key)
  * address in <...>, which the key leaves out.  A slot is taken by the
  * key's hash (this summary's own key: the replies are others' words),
  * and a key is compared whole before its reason is used. */
+/* The reason the judgement gives a refusal's reply; 0 when nothing
+ * decides one. */
+static int words_reason(struct smtpcode_text reply)
+{
+	struct smtpcode_evidence ev = {reply, NULL, NULL, {NULL, 0},
+	                               SMTPCODE_REPORT_UNSAID, 0, NULL, NULL};
+	struct smtpcode_judgement j;
+
+	if (!reply.len)
+		return 0;
+	judge(&ev, &j);
+	return j.verdict_from ? j.verdict.value[SMTPCODE_REASON] : 0;
+}
+
 static int reject_reason(struct summary *s, struct smtpcode_text reply)
 {
 	char key[WORDING_KEY_MAX];
 	size_t n = reply.len ? wording_key(reply, key) : 0;
-	struct smtpcode_wording w;
 	struct kept_wording *k;
 	uint64_t hash;
 
 	if (n == 0) /* none, or too long to keep: its words read again */
-		return wording_of(reply.s, reply.len, &w) ? w.reason : 0;
+		return words_reason(reply);
 	hash = sip13(&s->key, key, n);
 	k = &s->wordings[hash & (WORDINGS_KEPT - 1)];
 	if (k->len == n && k->hash == hash && memcmp(k->key, key, n) == 0)
 		return k->reason;
-	k->reason = wording_of(reply.s, reply.len, &w) ? w.reason : 0;
+	k->reason = words_reason(reply);
 	k->hash = hash;
 	k->len = (unsigned char)n;
 	memcpy(k->key, key, n);

@@ -15,20 +15,21 @@
 /* A reply looked up as the main command looks up a reply line: its codes
  * from the first line, a provider's markers and the reason's words from
  * the whole text. */
-static void judge(const struct reply *rep, struct smtpcode_result *res,
-                  struct row *w)
+static void judge_reply(const struct reply *rep,
+                        struct smtpcode_judgement *j, struct row *w)
 {
 	size_t first = reply_first_line(rep);
 	struct smtpcode_query q;
-	struct smtpcode_wording words;
+	struct smtpcode_evidence ev = {{rep->text, rep->len}, &q, NULL,
+	                               {NULL, 0}, SMTPCODE_REPORT_UNSAID, 0,
+	                               NULL, NULL};
 
 	if (smtpcode_parse(rep->text, first, &q) != SMTPCODE_OK) {
 		memset(&q, 0, sizeof q);
 		q.basic = rep->code;
 	}
-	smtpcode_resolve(&q, rep->text, rep->len, NULL, res);
-	words_of(res, rep->text, rep->len, &words);
-	row_verdict(w, res, NULL, SMTPCODE_REPORT_UNSAID, &words);
+	judge(&ev, j);
+	row_verdict(w, j, NULL);
 }
 
 static const char *name_of(const struct row *w)
@@ -44,13 +45,13 @@ static const char *value_name(const struct row *w, enum smtpcode_field f)
 
 void report_note(struct report *rp, const struct step *s)
 {
-	struct smtpcode_result res;
+	struct smtpcode_judgement res;
 	struct row w;
 
 	if (!s->reply || s->reply->code < 400 || s->id == STEP_QUIT ||
 	    s->id == STEP_RSET)
 		return;
-	judge(s->reply, &res, &w);
+	judge_reply(s->reply, &res, &w);
 	snprintf(rp->code, sizeof rp->code, "%s", w.code[0] ? w.code : "?");
 	snprintf(rp->name, sizeof rp->name, "%s", name_of(&w));
 	rp->severity = w.verdict.value[SMTPCODE_SEVERITY];
@@ -130,7 +131,7 @@ static void text_mx(const struct step *s)
 
 static void text_step(const struct step *s)
 {
-	struct smtpcode_result res;
+	struct smtpcode_judgement res;
 	struct row w;
 
 	if (s->id == STEP_MX || s->id == STEP_ADDRESS) {
@@ -152,7 +153,7 @@ static void text_step(const struct step *s)
 		out_str("  ");
 		text_reply(s->reply);
 		out_str("  => ");
-		judge(s->reply, &res, &w);
+		judge_reply(s->reply, &res, &w);
 		text_verdict(&w);
 	}
 	out_str("\n");
@@ -208,7 +209,7 @@ static void json_mx(const struct step *s)
 
 static void json_step(const struct report *rp, const struct step *s)
 {
-	struct smtpcode_result res;
+	struct smtpcode_judgement res;
 	struct row w;
 
 	json_head(rp, step_name(s->id));
@@ -230,7 +231,7 @@ static void json_step(const struct report *rp, const struct step *s)
 		return;
 	}
 	json_bytes(s->reply->text, s->reply->len);
-	judge(s->reply, &res, &w);
+	judge_reply(s->reply, &res, &w);
 	json_verdict(&w, NULL);
 }
 
