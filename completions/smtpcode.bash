@@ -74,7 +74,8 @@ _smtpcode() {
 		COMPREPLY=($(compgen -W "success temporary permanent" -- "$cur"))
 		return ;;
 	--suppress)
-		COMPREPLY=($(compgen -W "true false unknown" -- "$cur"))
+		# (as -f prints them; JSON's true and false are taken too)
+		COMPREPLY=($(compgen -W "yes no unknown" -- "$cur"))
 		return ;;
 	--scope)
 		COMPREPLY=($(compgen -W "$(_smtpcode_values scope)" -- "$cur"))
@@ -82,9 +83,10 @@ _smtpcode() {
 	--reason)
 		# vacation and feedback come from the kind of message (an
 		# auto-reply, an ARF report), mailererror from a reply's words
-		# only: no entry of the table has them.
+		# only, filtered from the SMTP step (a refusal after DATA): no
+		# entry of the table has them.
 		COMPREPLY=($(compgen -W "$(_smtpcode_values reason)
-			vacation feedback mailererror" -- "$cur"))
+			vacation feedback mailererror filtered" -- "$cur"))
 		return ;;
 	-w|--width|--domain)
 		return ;;

@@ -44,10 +44,10 @@ complete -c smtpcode -n 'not __smtpcode_probing' -s p -l provider -x -d 'codes a
 complete -c smtpcode -n 'not __smtpcode_probing' -l severity -x -d 'records of this severity' -a 'success temporary permanent'
 complete -c smtpcode -n 'not __smtpcode_probing' -l scope -x -d 'records of this scope' -a '(__smtpcode_values scope)'
 # vacation and feedback come from the kind of message (an auto-reply, an ARF
-# report), mailererror from a reply's words only: no entry of the table has
-# them.
-complete -c smtpcode -n 'not __smtpcode_probing' -l reason -x -d 'records of this reason' -a '(__smtpcode_values reason) vacation feedback mailererror'
-complete -c smtpcode -n 'not __smtpcode_probing' -l suppress -x -d 'records whose suppress is this' -a 'true false unknown'
+# report), mailererror from a reply's words only, filtered from the SMTP step
+# (a refusal after DATA): no entry of the table has them.
+complete -c smtpcode -n 'not __smtpcode_probing' -l reason -x -d 'records of this reason' -a '(__smtpcode_values reason) vacation feedback mailererror filtered'
+complete -c smtpcode -n 'not __smtpcode_probing' -l suppress -x -d 'records whose suppress is this' -a 'yes no unknown'
 complete -c smtpcode -n 'not __smtpcode_probing' -l domain -x -d 'records to this recipient domain'
 complete -c smtpcode -n 'not __smtpcode_probing' -l rules -r -F -d "a site's rules file"
 # No -x: --color alone means always, and only --color=WHEN takes a value.

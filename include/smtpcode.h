@@ -450,7 +450,7 @@ enum smtpcode_report smtpcode_report_of(const char *s, size_t len);
  * log line, an event.  The order in which the evidence decides is the
  * data's (data/reasons/precedence.txt): the remote server's own specific
  * code before a DSN's Status:; for the reason, what the message is, the
- * site's rules, a provider's phrase, words more specific than any code,
+ * site's rules, words more specific than any code, a provider's phrase,
  * the code's own reason, then any words; after DATA, a refusal of the
  * recipient that the words decided is the recipient's filter (filtered).
  * The reason brings its verdict (data/reasons/REASON.txt) to a failure

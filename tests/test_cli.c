@@ -266,13 +266,16 @@ static const struct cli_case cases[] = {
 	 {"4.3.1\ttemporary\tsystem\tnone\tsystemfull\tMail system full\n",
 	  "552\tpermanent\t"},
 	 NULL, {"Severity"}},
-	{{"--tsv", "4.3.99"}, 1, {"4.3.99\ttemporary\t-\t-\t-\t-\n"}, NULL, {NULL}},
+	/* An unknown code with no words: reason undefined. */
+	{{"--tsv", "4.3.99"}, 1, {"4.3.99\ttemporary\t-\t-\tundefined\t-\n"},
+	 NULL, {NULL}},
 	{{"-b", "4.3.1", "5.1.1"}, 0,
 	 {"4.3.1     temporary  Mail system full\n",
 	  "5.1.1     permanent  Bad destination mailbox address\n"},
 	 NULL, {NULL}},
+	/* A field's booleans are yes and no (JSON's true and false). */
 	{{"-f", "suppress", "5.1.1", "4.3.1", "5.7.1"}, 0,
-	 {"true\nfalse\nunknown\n"}, NULL, {NULL}},
+	 {"yes\nno\nunknown\n"}, NULL, {"true", "false"}},
 	{{"--field", "retry", "4.2.2"}, 0, {"auto\n"}, NULL, {NULL}},
 	{{"--field=basic", "X.7.1"}, 0, {"550, 554, 553, 451"}, NULL, {NULL}},
 	{{"-f", "provider", "550 5.7.26 sender is unauthenticated gsmtp"}, 0,
@@ -375,14 +378,14 @@ static const struct cli_case cases[] = {
 	{{"--mail", MAIL "/dsn-generic-status.eml"}, 0,
 	 {": delivery status notification (RFC 3464), 1 recipient\n",
 	  "Recipient 1: ghost@example.net\n  Action     failed\n  Status     5.0.0\n",
-	  "  Verdict    rests on the diagnostic (the Status: field is generic)\n",
-	  "\n5.1.1  "},
+	  "  Verdict    rests on a provider's phrase in the reply\n",
+	  "\n550 5.1.1  reply\n", "\n5.1.1  "},
 	 NULL, {NULL}},
 	{{"--mail", MAIL "/autoreply-ooo.eml", MAIL "/arf.eml", MAIL "/ordinary.eml"}, 0,
 	 {"autoreply-ooo.eml: not a bounce: an automatic reply, 0 recipients\n",
 	  "arf.eml: not a bounce: a feedback report (RFC 5965), 1 recipient\n",
 	  "\nRecipient 1: user@example.com\n  Action     abuse\n"
-	  "  Verdict    rests on the message\n",
+	  "  Verdict    rests on what the message is\n",
 	  "  Reason     feedback (a feedback report",
 	  "ordinary.eml: not a bounce, 0 recipients\n"},
 	 NULL, {"Recipient 2"}},
@@ -401,7 +404,8 @@ static const struct cli_case cases[] = {
 	{{"--mail", "--tsv", MAIL "/autoreply-ooo.eml"}, 0,
 	 {"autoreply-ooo.eml\t#-\t-\t-\t"}, NULL, {NULL}},
 	/* The reply's words give the reason where the code leaves it to
-	 * them (5.0.0, 5.7.1), not where it names one (5.1.1). */
+	 * them (5.0.0, 5.7.1), and where they are more specific than the
+	 * reason the code names: a full mailbox, even with 5.1.1. */
 	{{"--mail", "--json", MAIL "/reason-words.eml"}, 0,
 	 {"\"recipient\":\"dora@example.com\"",
 	  "\"reason_phrase\":\"mailbox full\",",
@@ -410,11 +414,13 @@ static const struct cli_case cases[] = {
 	  "\"reason_phrase\":\"rejected as spam\",",
 	  "\"reason\":\"spamdetected\"",
 	  "the reason comes from the reply's words: \\\"mailbox full\\\" means "
-	  "mailboxfull (5.0.0 leaves the reason to the words)",
+	  "mailboxfull (the code leaves the reason to the words)",
 	  "\"recipient\":\"fay@example.com\"",
-	  "\"reason_phrase\":null,\"message_kind\":\"dsn\"",
-	  "\"reason\":\"userunknown\""},
-	 NULL, {NULL}},
+	  "\"verdict_from\":\"words\",\"reason_phrase\":\"mailbox full\","
+	  "\"message_kind\":\"dsn\"",
+	  "\"code\":\"5.1.1\",",
+	  "\"mailbox full\\\" means mailboxfull, which says more than the code"},
+	 NULL, {"\"reason\":\"userunknown\""}},
 	{{"--mail", MAIL "/reason-words.eml"}, 0,
 	 {"  Reason     mailboxfull (the recipient's mailbox is full)\n"
 	  "  Reason by  the reply's words \"mailbox full\" (the code leaves "
@@ -524,10 +530,12 @@ static const struct cli_case cases[] = {
 	 {"qmail.eml: bounce (non-standard format)"},
 	 "smtpcode: /nonexistent.eml: No such file or directory\n", {NULL}},
 
-	/* Verdicts a script can trust (issue 16). */
+	/* Verdicts a script can trust (issue 16): a blocklist's or a spam
+	 * filter's refusal keeps the address (its words decide blocked,
+	 * spamdetected), never suppresses it. */
 	{{"-f", "suppress", "550 Rejected: IP 192.0.2.1 listed on "
 	  "zen.spamhaus.org", "550 Message rejected as spam"}, 0,
-	 {"unknown\nunknown\n"}, NULL, {"true"}},
+	 {"no\nno\n"}, NULL, {"yes"}},
 	{{"-j", "550"}, 0,
 	 {"\"suppress\":null,\"bounce\":\"unknown\",\"reason\":\"undefined\"",
 	  "550 alone does not tell whether the address is bad; decided by the "
@@ -573,7 +581,7 @@ static const struct cli_case cases[] = {
 	 {"section 4.2"}},
 	{{"--mail", "--json", MAIL "/postfix-expired.eml"}, 0,
 	 {"\"severity\":\"temporary\",\"final\":true,",
-	  "\"acts\":\"sender\",\"retry\":\"after-fix\"",
+	  "\"acts\":\"sender-admin\",\"retry\":\"after-fix\"",
 	  "the report is final: the message was returned although 4.4.1 is "
 	  "temporary"}, NULL, {NULL}},
 	{{"--mail", MAIL "/postfix-expired.eml"}, 0,

@@ -291,7 +291,11 @@ static void test_big_output(void **state)
 	free(log);
 }
 
-/* A verdict that rests on dsn=, the reply holding no code. */
+/* A verdict that rests on dsn=, the reply holding no code (1); the
+ * reply's own specific code beats dsn= (2: 5.7.1 leaves the reason to
+ * words the reply lacks, so suppress is unknown); a generic dsn=4.0.0
+ * adds nothing to the reply's 452 (3): the record takes its detail, the
+ * verdict is 452's (system, systemfull) and rests on the reply's code. */
 static void test_dsn_verdict(void **state)
 {
 	static const char line[] =
@@ -313,10 +317,21 @@ static void test_dsn_verdict(void **state)
 	assert_non_null(strstr(r->out, ":1: a@b.example 5.1.1 permanent"));
 	assert_non_null(strstr(r->out, ":2: a@b.example 5.7.1 permanent"));
 	assert_non_null(strstr(r->out, "; dsn=5.1.1"));
-	assert_non_null(strstr(r->out, ":3: a@b.example 452 temporary"));
+	assert_non_null(strstr(r->out, ":2: a@b.example 5.7.1 permanent "
+	                               "(sender): Delivery not authorized, "
+	                               "message refused; retry after-fix, "
+	                               "suppress unknown; dsn=5.1.1\n"));
+	assert_non_null(strstr(r->out, ":3: a@b.example 4.0.0 temporary "
+	                               "(system): Other undefined Status; "
+	                               "retry auto, suppress no\n"));
 	run(r, json, line, NULL);
-	assert_non_null(strstr(r->out, "\"verdict_from\":\"dsn\""));
-	assert_non_null(strstr(r->out, "\"verdict_from\":\"reply basic code\""));
+	assert_non_null(strstr(r->out, "\"reply\":\"no code here\","
+	                               "\"verdict_from\":\"dsn\""));
+	assert_non_null(strstr(r->out, "\"reply\":\"550 5.7.1 other\","
+	                               "\"verdict_from\":\"code\""));
+	assert_non_null(strstr(r->out, "\"reason\":\"systemfull\""));
+	assert_non_null(strstr(r->out, "\"reply\":\"452 insufficient\","
+	                               "\"verdict_from\":\"code\""));
 	test_free(r);
 }
 

@@ -510,14 +510,14 @@ static const struct mutation mutations[] = {
 	{"step: dsn: a DSN's Status: or a log's dsn=\n", "",
 	 "398: judge code has no step dsn"},
 	{"step: words: any reason's words\n", "step: words\n",
-	 "408: judge reason: a step is 'NAME: why'"},
+	 "409: judge reason: a step is 'NAME: why'"},
 	{"judge: code\n", "judge: verdict\n",
 	 "398: judge: 'verdict' is not a part of a verdict (code, reason)"},
 	{"judge: reason\n", "judge: code\n",
 	 "402: duplicate judge code (first at "},
 	{"step: words: any reason's words\n",
 	 "step: words: any reason's words\nscope: mailbox\n",
-	 "409: 'scope' does not belong in a record for reason"},
+	 "410: 'scope' does not belong in a record for reason"},
 
 	/* the permanent members of a group share their verdict: 550 joins
 	 * the example's group with another reason */
@@ -812,6 +812,8 @@ static void test_whole_records(void **state)
 	                "if any)\n");
 	refused_without("judge: reason\nstep: message: what the message is\n"
 	                "step: rules: the site's own rules\n"
+	                "step: own-meaning: a provider's phrase for a meaning "
+	                "of its own\n"
 	                "step: phrase: a provider's own phrase\n"
 	                "step: specific-words: words that beat a code\n"
 	                "step: code: the code's own reason\n"

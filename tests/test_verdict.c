@@ -41,7 +41,7 @@ static const struct verdict_case cases[] = {
 	{"5.0.0", UNSAID, "permanent", "yes", "after-fix", "unknown", "unknown",
 	 "undefined", "5.0.0", 0},
 	{"550 5.7.1 Rejected by policy", UNSAID, "permanent", "yes", "after-fix",
-	 "unknown", "unknown", "policyviolation", "5.7.1", 0},
+	 "unknown", "unknown", "undefined", "5.7.1", 0},
 	/* With the enhanced code that says so, the address is bad. */
 	{"550 5.1.1 <bob@example.com>: user unknown", UNSAID, "permanent", "yes",
 	 "never", "yes", "hard", "userunknown", "5.1.1", 0},
@@ -71,9 +71,10 @@ static const struct verdict_case cases[] = {
 	 "networkerror", "5.4.1", 0},
 	{"452", UNSAID, "temporary", "no", "auto", "no", "soft", "systemfull",
 	 "452", 0},
-	/* A success is not final, and nothing is retried. */
+	/* A success is not final, and nothing is retried; X.0.0 adds
+	 * nothing to the basic code, whose entry answers. */
 	{"250 2.0.0 Ok", UNSAID, "success", "no", "none", "no", "none",
-	 "delivered", "2.0.0", 0},
+	 "delivered", "250", 0},
 };
 
 static const char *name(enum smtpcode_field f, const struct smtpcode_verdict *v)

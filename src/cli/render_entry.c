@@ -323,6 +323,14 @@ void render_entry(const struct smtpcode_entry *e,
 	render_entry_body(e);
 }
 
+/* The reason v's entry names of its own; 0 for none or undefined (a
+ * code that leaves the reason to the words). */
+static int own_reason(const struct smtpcode_verdict *v)
+{
+	int r = v->from ? smtpcode_value(v->from, SMTPCODE_REASON) : 0;
+	return r == smtpcode_value_parse(SMTPCODE_REASON, "undefined", 9) ? 0 : r;
+}
+
 void render_entry_verdict(const struct smtpcode_entry *e,
                           const struct smtpcode_verdict *v,
                           const char *reason_phrase)
@@ -371,9 +379,12 @@ void render_entry_verdict(const struct smtpcode_entry *e,
 			str_cat(line, sizeof line, "your rule ", rule, name ? " (" : "",
 			        name ? name : "", name ? ")" : "", ": the words \"",
 			        reason_phrase, "\"", (char *)NULL);
-		else
+		else /* a code of another reason beaten, or one of none */
 			str_cat(line, sizeof line, "the reply's words \"", reason_phrase,
-			        "\" (the code leaves the reason to them)", (char *)NULL);
+			        own_reason(v) && own_reason(v) != val[SMTPCODE_REASON]
+			            ? "\", which say more than the code"
+			            : "\" (the code leaves the reason to them)",
+			        (char *)NULL);
 		text_line("Reason by", line);
 	}
 	text_line("Decided by", decided_by(v, decided, sizeof decided));

@@ -46,7 +46,7 @@ static void put_value(const struct row *w, enum field_id f)
 		else
 			put(v.s);
 		return;
-	case V_BOOL: out_str(v.b ? "true" : "false"); return;
+	case V_BOOL: out_str(v.b ? "yes" : "no"); return; /* JSON: true, false */
 	case V_UNKNOWN: out_str("unknown"); return;
 	case V_PROVIDER:
 		put(smtpcode_text(w->r->match.provider, SMTPCODE_CODE));

@@ -142,13 +142,15 @@ static const char *value(const struct row *w, enum field_id f)
 static void verdict(const struct row *w, struct sink *k)
 {
 	const struct smtpcode_match *m = &w->r->match;
-	/* A line without a code whose words gave its reason alone: that
-	 * reason, and no verdict (no severity, retry or suppress to act
-	 * on). */
+	/* A line without a code whose words gave its reason: that reason,
+	 * and what it says of the address (unknown unless the report is
+	 * final; no severity or retry without a code). */
 	if (!w->code[0] && w->verdict_from &&
 	    strcmp(w->verdict_from, "words") == 0) {
 		SINK_LITERAL(k, "no code; by its words: ");
 		put(k, value(w, F_REASON));
+		SINK_LITERAL(k, ", suppress ");
+		put(k, value(w, F_SUPPRESS));
 		return;
 	}
 	const unsigned char *val = w->verdict.value;

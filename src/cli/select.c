@@ -18,8 +18,9 @@
 static const enum smtpcode_field table_field[SEL_NFIELDS] = {
 	SMTPCODE_SEVERITY, SMTPCODE_SCOPE, SMTPCODE_REASON, SMTPCODE_SUPPRESS};
 
-/* The value id of name for field f, or -1: the names are the table's,
- * and for suppress also those -f and JSON print (true, false). */
+/* The value id of name for field f, or -1: the names are the table's
+ * (those -f prints: yes, no, unknown), and for suppress also JSON's
+ * (true, false). */
 static int value_id(enum smtpcode_field f, const char *name)
 {
 	if (f == SMTPCODE_SUPPRESS && strcmp(name, "true") == 0)
@@ -38,9 +39,6 @@ static void value_names(enum smtpcode_field f, char *why, size_t size)
 	why[0] = '\0';
 	for (int v = 1; v < n && len < size; v++) {
 		const char *name = smtpcode_value_name(f, v);
-		if (f == SMTPCODE_SUPPRESS) /* as -f prints them */
-			name = v == SMTPCODE_SUPPRESS_FALSE  ? "false"
-			     : v == SMTPCODE_SUPPRESS_TRUE ? "true" : name;
 		int k = snprintf(why + len, size - len, "%s%s",
 		                 v == 1 ? "" : v == n - 1 ? " or " : ", ", name);
 		len += k > 0 ? (size_t)k : 0;
@@ -134,7 +132,9 @@ static int list_address(struct suppressions *s, const struct row *w)
 	                ? SUPP_COMPLAINT
 	          : severity == SMTPCODE_SUCCESS   ? SUPP_SUCCESS
 	          : severity == SMTPCODE_PERMANENT ? SUPP_PERMANENT
-	                                           : SUPP_TEMPORARY;
+	          /* no code, but a final report: its words' verdict */
+	          : !severity && w->verdict.value[SMTPCODE_FINAL] == 2
+	                ? SUPP_PERMANENT : SUPP_TEMPORARY;
 	r.suppress = w->verdict.value[SMTPCODE_SUPPRESS] == SMTPCODE_SUPPRESS_YES;
 	r.reason = reason ? smtpcode_value_name(SMTPCODE_REASON, reason) : NULL;
 	r.code = w->code[0] ? w->code : NULL;

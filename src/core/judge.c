@@ -76,6 +76,7 @@ static enum smtpcode_decider choose_code(const struct smtpcode_query *rq,
 {
 	enum smtpcode_decider from = SMTPCODE_BY_NOTHING;
 	struct smtpcode_query none = {0};
+	bool status = false; /* q is the Status:'s */
 
 	if (!st)
 		st = &none;
@@ -86,8 +87,8 @@ static enum smtpcode_decider choose_code(const struct smtpcode_query *rq,
 		} else if (*step == TABLE_STEP_STATUS && st->enhanced &&
 		           !generic(st)) {
 			*q = *st;
-			q->basic = 0;
 			from = SMTPCODE_BY_STATUS;
+			status = true;
 		}
 	}
 	if (!from) {
@@ -98,19 +99,26 @@ static enum smtpcode_decider choose_code(const struct smtpcode_query *rq,
 			*q = *rq;
 			from = SMTPCODE_BY_CODE;
 		} else if (st->enhanced || st->basic) {
+			/* (a generic Status adds nothing to the reply's basic
+			 * code, which decides) */
 			*q = *st;
-			from = SMTPCODE_BY_STATUS;
+			from = generic(st) && rq->basic ? SMTPCODE_BY_CODE
+			                                : SMTPCODE_BY_STATUS;
+			status = true;
 		} else {
 			memset(q, 0, sizeof *q);
 			return SMTPCODE_BY_NOTHING;
 		}
 	}
-	if (from == SMTPCODE_BY_STATUS) {
+	if (status) {
 		/* The reply's basic code goes with the Status: when their
 		 * classes agree (the SMTP exchange acted on it), and the text
 		 * after the reply's codes is the reply text. */
+		q->basic = 0;
 		if (rq->basic && (!q->enhanced || q->cls == rq->basic / 100))
 			q->basic = rq->basic;
+		else if (!q->enhanced)
+			q->basic = st->basic;
 		q->text_off = has_code(rq) ? rq->text_off : 0;
 		q->text_len = has_code(rq) ? rq->text_len : reply_len;
 	}
@@ -161,6 +169,11 @@ static bool after_data(const struct smtpcode_evidence *ev)
 	                             "in reply to data command", &at));
 }
 
+static unsigned char named(enum smtpcode_field f, const char *name)
+{
+	return (unsigned char)smtpcode_value_parse(f, name, strlen(name));
+}
+
 /* The reason, by the steps of data/reasons/precedence.txt, into
  * j->wording when words decided it; returns it, *from what decided it. */
 static int decide_reason(const struct smtpcode_evidence *ev,
@@ -188,24 +201,34 @@ static int decide_reason(const struct smtpcode_evidence *ev,
 			struct smtpcode_wording rw = {0, NULL, 0};
 			if (!ev->rules || !len || success)
 				break;
+			/* A site's entry for the code decides; its phrases only
+			 * where the code leaves the reason to the words. */
 			if (rules_entry(ev->rules, r, text, len, &rw) ||
-			    (rules_wording(ev->rules, text, len, &rw) &&
-			     (words_leave || table_reasons[rw.reason].beats_code))) {
+			    (words_leave &&
+			     rules_wording(ev->rules, text, len, &rw))) {
 				j->wording = rw;
 				*from = SMTPCODE_BY_RULES;
 				return rw.reason;
 			}
 			break;
 		}
+		case TABLE_STEP_OWN_MEANING:
 		case TABLE_STEP_PHRASE:
 			if (e && r->match.entry == e && r->match.phrase &&
-			    !e->reason_from_words) {
+			    !e->reason_from_words &&
+			    (*step == TABLE_STEP_PHRASE ||
+			     e->value[SMTPCODE_DIFFERS] == named(SMTPCODE_DIFFERS,
+			                                         "yes"))) {
 				*from = SMTPCODE_BY_PHRASE;
 				return j->verdict.value[SMTPCODE_REASON];
 			}
 			break;
 		case TABLE_STEP_SPECIFIC_WORDS:
-			if (found && table_reasons[w.reason].beats_code) {
+			/* (words that say what the code says leave it to the
+			 * code, whose entry says more) */
+			if (found && table_reasons[w.reason].beats_code &&
+			    !(e && !words_leave &&
+			      w.reason == j->verdict.value[SMTPCODE_REASON])) {
 				j->wording = w;
 				*from = SMTPCODE_BY_WORDS;
 				return w.reason;
@@ -237,10 +260,6 @@ static int decide_reason(const struct smtpcode_evidence *ev,
 	return e ? j->verdict.value[SMTPCODE_REASON] : 0;
 }
 
-static unsigned char named(enum smtpcode_field f, const char *name)
-{
-	return (unsigned char)smtpcode_value_parse(f, name, strlen(name));
-}
 
 /* The verdict reason brings to v: its scope and who acts; for a failure
  * that ended delivery, its suppress and bounce (a temporary failure
@@ -315,6 +334,10 @@ void smtpcode_judge(const struct smtpcode_evidence *ev,
 		val[SMTPCODE_REASON] = (unsigned char)reason;
 		return;
 	}
+	if (!val[SMTPCODE_SEVERITY] && ev->report != SMTPCODE_REPORT_UNSAID)
+		/* No code: the report says whether delivery has ended. */
+		val[SMTPCODE_FINAL] = named(SMTPCODE_FINAL,
+		    ev->report == SMTPCODE_REPORT_FINAL ? "yes" : "no");
 	/* What ended delivery takes the reason's verdict: a permanent
 	 * failure, or, with no code, a final report; a temporary failure
 	 * keeps the address whatever its reason. */

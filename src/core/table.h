@@ -215,8 +215,9 @@ extern const struct table_reason table_reasons[];
 enum table_step {
 	TABLE_STEP_END,
 	TABLE_STEP_REPLY, TABLE_STEP_STATUS,             /* code */
-	TABLE_STEP_MESSAGE, TABLE_STEP_RULES, TABLE_STEP_PHRASE,
-	TABLE_STEP_SPECIFIC_WORDS, TABLE_STEP_CODE, TABLE_STEP_WORDS /* reason */
+	TABLE_STEP_MESSAGE, TABLE_STEP_RULES, TABLE_STEP_OWN_MEANING,
+	TABLE_STEP_PHRASE, TABLE_STEP_SPECIFIC_WORDS, TABLE_STEP_CODE,
+	TABLE_STEP_WORDS                                 /* reason */
 };
 extern const uint8_t table_code_steps[];
 extern const uint8_t table_reason_steps[];

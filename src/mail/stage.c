@@ -12,6 +12,7 @@
  * step within STAGE_PARAGRAPH bytes after it: the cost stays bounded
  * whatever the message.
  */
+#include <stdbool.h>
 #include <string.h>
 
 #include "dialect.h"
@@ -21,33 +22,62 @@
 #define STAGE_TRIES 8
 #define STAGE_PARAGRAPH 2048
 
-static const char lead[] = "in reply to ";
+static bool blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* Where the words of w (single spaces between them) end in [p, end),
+ * ASCII case aside and a space matching any run of blanks (lines are
+ * wrapped); NULL when they are not there. */
+static const char *words_at(const char *p, const char *end, const char *w)
+{
+	for (; *w; w++) {
+		if (*w == ' ') {
+			if (p == end || !blank(*p))
+				return NULL;
+			while (p < end && blank(*p))
+				p++;
+		} else if (p == end || (*p | 0x20) != *w) {
+			return NULL;
+		} else {
+			p++;
+		}
+	}
+	return p;
+}
 
 /* The step of the paragraph that starts at p (before end), or absent:
  * "in reply to X command" before the paragraph's blank line. */
 static struct smtpcode_text paragraph_stage(const char *p, const char *end)
 {
 	struct smtpcode_text none = {NULL, 0};
-	size_t n = sizeof lead - 1;
+	char step[48];
+	size_t n = 0;
+	const char *s;
 
 	if (end - p > STAGE_PARAGRAPH)
 		end = p + STAGE_PARAGRAPH;
-	for (; p + n < end; p++) {
-		if (*p == '\n' && (p[1] == '\n' || (p[1] == '\r' && p + 2 < end &&
-		                                    p[2] == '\n')))
+	for (; p < end; p++) {
+		if (*p == '\n' && p + 1 < end &&
+		    (p[1] == '\n' || (p[1] == '\r' && p + 2 < end && p[2] == '\n')))
 			return none; /* the paragraph ends */
-		if ((*p | 0x20) == 'i' && smtpcode_wording_has(p, n, lead, &(size_t){0})) {
-			const char *s = p + n, *e = s;
-			while (e < end && *e != ')' && *e != '\n' && e - s < 40)
-				e++;
-			while (e > s && e[-1] == ' ')
-				e--;
-			if (e - s > 8 && memcmp(e - 8, " command", 8) == 0)
-				e -= 8;
-			return log_stage_of(s, e);
-		}
+		if ((*p | 0x20) == 'i' && (s = words_at(p, end, "in reply to ")))
+			break;
 	}
-	return none;
+	if (p >= end)
+		return none;
+	/* The step, its blanks made single spaces, up to ')' */
+	for (; s < end && *s != ')' && n < sizeof step - 1; s++)
+		if (!blank(*s))
+			step[n++] = *s;
+		else if (n && step[n - 1] != ' ')
+			step[n++] = ' ';
+	while (n && step[n - 1] == ' ')
+		n--;
+	if (n > 8 && memcmp(step + n - 8, " command", 8) == 0)
+		n -= 8;
+	return log_stage_of(step, step + n);
 }
 
 struct smtpcode_text smtpcode_mail_stage(const char *msg, size_t len,

@@ -92,22 +92,26 @@ has "--search" "$out" "4.2.2     ${yellow}temporary${off}  Mailbox full"
 # --extract's text record.
 views "--extract" --extract "$logs/postfix.log"
 line "--extract" "$out" 1 "$logs/postfix.log:1: ann@example.com 4.2.2 ${yellow}temporary${off} (mailbox): Mailbox full; retry auto, suppress no"
-line "--extract" "$out" 3 "$logs/postfix.log:3: cat@example.net 2.0.0 ${green}success${off} (message): Other undefined Status; retry none, suppress no"
-has "--extract" "$out" "bob@example.org 5.7.1 ${red}permanent${off} (sender): "
+# (2.0.0 adds nothing to the reply's 250: the verdict, scope and all, is
+# 250's)
+line "--extract" "$out" 3 "$logs/postfix.log:3: cat@example.net 2.0.0 ${green}success${off} (session): Other undefined Status; retry none, suppress no"
+has "--extract" "$out" "bob@example.org 5.7.1 ${red}permanent${off} (message): "
 has "--extract final" "$out" "kim@example.net 4.4.1 ${yellow}temporary${off}, final (network): "
 # One worker and several: the verdict rendered once per verdict (logs.c)
 # is coloured alike.
 many=$(SMTPCODE_WORKERS=4 "$bin" --color=always --extract "$logs/postfix.log")
 [ "$many" = "$out" ] && ok || bad "--extract: four workers colour otherwise than one"
-# A record without a code has no severity: nothing coloured.
+# A record without a code has no severity: nothing coloured.  (Line 1's
+# words, "Unrouteable address", decide hostunknown, which brings its
+# verdict.)
 views "--extract words" --extract "$logs/words.log"
-line "--extract words" "$out" 1 "$logs/words.log:1: u@bad.example 550 ${red}permanent${off} (mailbox): Recipient address cannot be routed; retry after-fix, suppress unknown [exim]"
+line "--extract words" "$out" 1 "$logs/words.log:1: u@bad.example 550 ${red}permanent${off} (domain): Recipient address cannot be routed; retry never, suppress yes [exim]; reason from the words: unrouteable address"
 plain "--extract words, no code" "$(printf '%s\n' "$out" | sed -n 3p)"
 
 # --annotate: the verdict line under each log line.
 views "--annotate" --annotate "$logs/postfix.log"
 line "--annotate" "$out" 2 "  => 4.2.2 ${yellow}temporary${off} (mailbox): Mailbox full; retry auto, suppress no"
-line "--annotate" "$out" 4 "  => 5.7.1 ${red}permanent${off} (sender): Delivery not authorized, message refused; retry after-fix, suppress unknown; reason from the words: rejected as spam"
+line "--annotate" "$out" 4 "  => 5.7.1 ${red}permanent${off} (message): Delivery not authorized, message refused; retry after-fix, suppress no; reason from the words: rejected as spam"
 
 # --summary's text: the severity column of "By code".
 views "--summary" --summary "$logs/postfix.log"

@@ -103,8 +103,8 @@ table() {
 }
 scopes=$(table scope)
 # (vacation and feedback come from the kind of message, mailererror from
-# a reply's words only: no entry has them)
-reasons=$(table reason; echo vacation feedback mailererror)
+# a reply's words only, filtered from the SMTP step: no entry has them)
+reasons=$(table reason; echo vacation feedback mailererror filtered)
 [ -n "$fields" ] && [ -n "$scopes" ] && [ -n "$reasons" ] && ok ||
 	bad "no fields, scopes or reasons from $bin"
 for f in severity recipient; do
@@ -138,7 +138,7 @@ for sh in bash zsh fish; do
 	check $sh 'smtpcode --field rec' recipient
 	check $sh 'smtpcode -p gma' gmail
 	check $sh 'smtpcode --severity ' success temporary permanent
-	check $sh 'smtpcode --suppress ' true false unknown
+	check $sh 'smtpcode --suppress ' yes no unknown
 	check $sh 'smtpcode --scope ' $scopes
 	check $sh 'smtpcode --annotate --reason ' $reasons
 	# --color alone means always: only --color=WHEN takes a value.

@@ -1,10 +1,14 @@
 #!/bin/sh
 # --suppressions over the project's logs and bounces (issue 22): the list
 # by address, checked whole against the one read by hand from the inputs:
-# a hard bounce or an unknown address suppresses (sticky: fay's mailbox
-# was full in the log, then a bounce said she is unknown), a feedback
-# report's recipient suppresses, soft and undecided failures are watched
-# with their count, a delivery keeps; the receiving side's refusals
+# a hard bounce or an unknown address suppresses, a feedback report's
+# recipient suppresses, soft and undecided failures are watched with
+# their count (fay's mailbox was full in the log, then a bounce's 5.1.1
+# said "mailbox full" too: quota words beat the code's own reason, so
+# she is watched, twice; test_suppressions.c checks that a suppress
+# sticks), a delivery keeps; dan's time-out is read by its words (X.4.1
+# leaves the reason to them: "connection timed out" is networkerror), kim's
+# expiry by its code (networkerror); the receiving side's refusals
 # (postfix.log lines 12 to 24: others' mail refused by us) are no
 # evidence about addresses we send to.  Then its TSV and JSON shapes and
 # its exit status.
@@ -23,7 +27,7 @@ bob@example.org,watch,spamdetected,5.7.1,1,logs/postfix.log:2,logs/postfix.log:2
 cat@example.net,keep,delivered,2.0.0,1,logs/postfix.log:3,logs/postfix.log:3
 dan@example.com,watch,networkerror,4.4.1,1,logs/postfix.log:4,logs/postfix.log:4
 eve@example.org,watch,toomanyconn,4.7.0,1,logs/postfix.log:5,logs/postfix.log:5
-fay@example.com,suppress,userunknown,5.1.1,2,logs/postfix.log:6,mail/reason-words.eml
+fay@example.com,watch,mailboxfull,5.1.1,2,logs/postfix.log:6,mail/reason-words.eml
 gus@mx1.example.com,suppress,userunknown,5.1.1,1,logs/postfix.log:7,logs/postfix.log:7
 hal@example.com,watch,mailboxfull,5.2.2,1,logs/postfix.log:8,logs/postfix.log:8
 ivy@example.com,suppress,userunknown,5.1.1,1,logs/postfix.log:9,logs/postfix.log:9

@@ -23,15 +23,15 @@ struct part {
 static const char *const code_names[] = {"reply", "dsn"};
 static const enum table_step code_values[] = {TABLE_STEP_REPLY,
                                               TABLE_STEP_STATUS};
-static const char *const reason_names[] = {"message", "rules", "phrase",
-    "specific-words", "code", "words"};
+static const char *const reason_names[] = {"message", "rules",
+    "own-meaning", "phrase", "specific-words", "code", "words"};
 static const enum table_step reason_values[] = {TABLE_STEP_MESSAGE,
-    TABLE_STEP_RULES, TABLE_STEP_PHRASE, TABLE_STEP_SPECIFIC_WORDS,
-    TABLE_STEP_CODE, TABLE_STEP_WORDS};
+    TABLE_STEP_RULES, TABLE_STEP_OWN_MEANING, TABLE_STEP_PHRASE,
+    TABLE_STEP_SPECIFIC_WORDS, TABLE_STEP_CODE, TABLE_STEP_WORDS};
 
 static struct part parts[] = {
 	{"code", code_names, code_values, 2, NULL},
-	{"reason", reason_names, reason_values, 6, NULL},
+	{"reason", reason_names, reason_values, 7, NULL},
 };
 #define NPARTS (sizeof parts / sizeof *parts)
 

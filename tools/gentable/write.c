@@ -230,7 +230,10 @@ static void make_entry(const struct record *r, struct entry *e)
 			e->value[d->index] = (uint8_t)(f ? value_of(r, d->name) : 0);
 	}
 	make_lists(r, e, 0);
-	e->reason_from_words = lookup(r, "reason-from") != NULL;
+	/* A record that names its own reason says it, whatever the words,
+	 * unless it says itself that they decide. */
+	e->reason_from_words = lookup(r, "reason-from") != NULL &&
+	                       (get(r, "reason-from") || !get(r, "reason"));
 	if (verdict && !e->value[SMTPCODE_DIFFERS])
 		e->value[SMTPCODE_DIFFERS] =
 		    (uint8_t)smtpcode_value_parse(SMTPCODE_DIFFERS, "no", 2);
