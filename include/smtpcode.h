@@ -953,6 +953,14 @@ struct smtpcode_mail {
 int smtpcode_mail_parse(const char *msg, size_t len, char *work,
                         size_t worksize, struct smtpcode_mail *m);
 
+/* Since 0.9: what bounce m says of recipient r's message, as
+ * smtpcode_judge() takes it: the report of r's Action (a DSN's); for a
+ * non-standard bounce, which has none, a delay when its Subject says so
+ * ("Warning: message ... delayed"), else final (a bounce reports a
+ * failure); unsaid for other messages. */
+enum smtpcode_report smtpcode_mail_report(const struct smtpcode_mail *m,
+                                   const struct smtpcode_mail_recipient *r);
+
 /* Since 0.9: the SMTP step recipient's refusal answered, as the message
  * msg[0..len) says it in the recipient's paragraph of its human-readable
  * part ("(in reply to end of DATA command)", which a DSN's

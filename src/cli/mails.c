@@ -120,8 +120,7 @@ static void explain(const char *file, long number,
 	                               &m->status_code,
 	                               smtpcode_mail_stage(msg.s, msg.len,
 	                                                   m->recipient),
-	                               smtpcode_report_of(m->action.s,
-	                                                  m->action.len),
+	                               smtpcode_mail_report(mail, m),
 	                               kind_reason(mail->kind), o->provider,
 	                               NULL};
 	struct smtpcode_judgement j;

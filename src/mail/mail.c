@@ -755,6 +755,18 @@ static bool says_bounce(const struct smtpcode_mail *m)
 	                   m->subject.len, NULL) != NULL;
 }
 
+enum smtpcode_report smtpcode_mail_report(const struct smtpcode_mail *m,
+                                   const struct smtpcode_mail_recipient *r)
+{
+	if (r && r->action.len && m->kind != SMTPCODE_MAIL_FEEDBACK)
+		return smtpcode_report_of(r->action.s, r->action.len);
+	if (m->kind != SMTPCODE_MAIL_BOUNCE)
+		return SMTPCODE_REPORT_UNSAID;
+	return phrase_find(&phrases_delay_subject, m->subject.s, m->subject.len,
+	                   NULL) ? SMTPCODE_REPORT_DELAYED
+	                         : SMTPCODE_REPORT_FINAL;
+}
+
 /* The first report part of part (a message/rfc822 one's message, or a
  * part of it), depth-first, as the report. */
 static void find_status(struct parser *ps, const struct mime_part *part,

@@ -81,6 +81,7 @@ int phrase_in(struct phrase_text *t, const char *p, size_t m, size_t rare);
 extern const struct phrase_set phrases_autoreply_subject; /* prefixes */
 extern const struct phrase_set phrases_bounce_from;       /* anywhere */
 extern const struct phrase_set phrases_bounce_subject;    /* anywhere */
+extern const struct phrase_set phrases_delay_subject;     /* anywhere */
 extern const struct phrase_set phrases_guess_end;         /* line starts */
 extern const struct phrase_set phrases_guess_header;      /* line starts */
 extern const struct phrase_set phrases_address_label;     /* line starts */

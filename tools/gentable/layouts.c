@@ -51,9 +51,9 @@ static const struct shape shapes[] = {
 
 /* The phrase lists the library reads by name (src/match/phrase.h). */
 static const char *const lists[] = {"autoreply-subject", "bounce-from",
-                                    "bounce-subject", "guess-end",
-                                    "guess-header", "address-label",
-                                    "system-mailbox"};
+                                    "bounce-subject", "delay-subject",
+                                    "guess-end", "guess-header",
+                                    "address-label", "system-mailbox"};
 #define NLISTS (sizeof lists / sizeof lists[0])
 
 static int is_key(const char *k, const char *name)
@@ -163,8 +163,9 @@ static void check_list(const struct record *r)
 		k++;
 	if (k == NLISTS)
 		fail(id->file, id->line, "unknown phrase list '%s' (expected "
-		     "autoreply-subject, bounce-from or bounce-subject)",
-		     id->value);
+		     "autoreply-subject, bounce-from, bounce-subject, "
+		     "delay-subject, guess-end, guess-header, address-label or "
+		     "system-mailbox)", id->value);
 	if (!get(r, "phrase"))
 		fail(r->file, r->line, "%s: missing 'phrase'", id->value);
 	if (count(r, "phrase") > SET_MAX)
