@@ -71,10 +71,9 @@ static const struct verdict_case cases[] = {
 	 "networkerror", "5.4.1", 0},
 	{"452", UNSAID, "temporary", "no", "auto", "no", "soft", "systemfull",
 	 "452", 0},
-	/* A success is not final, and nothing is retried; X.0.0 adds
-	 * nothing to the basic code, whose entry answers. */
+	/* A success is not final, and nothing is retried. */
 	{"250 2.0.0 Ok", UNSAID, "success", "no", "none", "no", "none",
-	 "delivered", "250", 0},
+	 "delivered", "2.0.0", 0},
 };
 
 static const char *name(enum smtpcode_field f, const struct smtpcode_verdict *v)

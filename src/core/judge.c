@@ -137,7 +137,7 @@ static void basic_entry(const struct smtpcode_query *q,
 	struct smtpcode_query basic = *q;
 	struct smtpcode_result b;
 
-	if (!generic(q) || !q->basic || r->match.entry)
+	if (!generic(q) || !q->basic || q->cls == 2 || r->match.entry)
 		return;
 	basic.enhanced = false;
 	basic.cls = 0;

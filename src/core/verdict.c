@@ -41,10 +41,11 @@ static const struct smtpcode_entry *verdict_entry(
 		return basic_class_entry(r);
 	}
 	/* An enhanced code that says nothing more than its class (X.0.0,
-	 * "other or undefined status") adds nothing to the basic code: 451
-	 * 4.0.0 is what 451 is; unless a provider's entry answers. */
-	if (q->basic && q->enhanced && q->subject == 0 && q->detail == 0 &&
-	    r->basic && !r->match.entry)
+	 * "other or undefined status") adds nothing to a failure's basic
+	 * code: 451 4.0.0 is what 451 is; unless a provider's entry
+	 * answers.  (A success's 2.0.0 is its message's, as 250 is.) */
+	if (q->basic && q->enhanced && q->cls != 2 && q->subject == 0 &&
+	    q->detail == 0 && r->basic && !r->match.entry)
 		return r->basic;
 	return smtpcode_answer(r);
 }

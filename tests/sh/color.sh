@@ -92,9 +92,7 @@ has "--search" "$out" "4.2.2     ${yellow}temporary${off}  Mailbox full"
 # --extract's text record.
 views "--extract" --extract "$logs/postfix.log"
 line "--extract" "$out" 1 "$logs/postfix.log:1: ann@example.com 4.2.2 ${yellow}temporary${off} (mailbox): Mailbox full; retry auto, suppress no"
-# (2.0.0 adds nothing to the reply's 250: the verdict, scope and all, is
-# 250's)
-line "--extract" "$out" 3 "$logs/postfix.log:3: cat@example.net 2.0.0 ${green}success${off} (session): Other undefined Status; retry none, suppress no"
+line "--extract" "$out" 3 "$logs/postfix.log:3: cat@example.net 2.0.0 ${green}success${off} (message): Other undefined Status; retry none, suppress no"
 has "--extract" "$out" "bob@example.org 5.7.1 ${red}permanent${off} (message): "
 has "--extract final" "$out" "kim@example.net 4.4.1 ${yellow}temporary${off}, final (network): "
 # One worker and several: the verdict rendered once per verdict (logs.c)
