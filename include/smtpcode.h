@@ -434,8 +434,9 @@ bool smtpcode_wording_has(const char *text, size_t len, const char *phrase,
 
 /* Whether the verdict of r (smtpcode_verdict()) leaves its reason to the
  * reply's words: the entry it comes from says so (data: "reason-from:
- * words"), or there is none; not a provider's entry that its own phrases
- * picked. */
+ * words", not overridden by a reason of its own), or there is none; not a
+ * provider's entry that its own phrases picked, unless that entry too
+ * leaves the reason to the words.  smtpcode_judge() asks it. */
 bool smtpcode_reason_from_words(const struct smtpcode_result *r);
 
 /* What a status or action word s[0..len) says, ignoring case: "failed",

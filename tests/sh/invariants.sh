@@ -15,7 +15,9 @@
 #     DATA, or the generated input was) by a code other than X.1.1: the
 #     content was refused, not the address;
 #  4. an address kept (suppress false) by a permanent failure judged on
-#     nothing (verdict_from null): unknown is null.
+#     nothing (verdict_from null): unknown is null;
+#  5. a permanent failure whose reason decided (not undefined or onhold)
+#     left unknown (suppress null): a reason brings its verdict.
 # usage: invariants.sh SMTPCODE [CORPUS-DIR]
 set -u
 bin=$1
@@ -70,10 +72,13 @@ jq -r '
 	  (if .suppress == true and $data and ((.code // "") | test("^[245X]\\.1\\.1$") | not)
 	   then "3 (dropped after DATA by \(.code // "no code"))" else empty end),
 	  (if .suppress == false and .verdict_from == null and .severity == "permanent"
-	   then "4 (kept on no evidence)" else empty end)
+	   then "4 (kept on no evidence)" else empty end),
+	  (if .suppress == null and .severity == "permanent" and
+	      .reason != null and .reason != "undefined" and .reason != "onhold"
+	   then "5 (unknown, yet \(.reason) decided)" else empty end)
 	| "invariant \(.): \($r | show)"' "$tmp/recs" > "$tmp/found" ||
 	bad "jq could not read the records"
 
 while IFS= read -r line; do bad "$line"; done < "$tmp/found"
-pass=$(($(wc -l < "$tmp/recs") * 4 - $(wc -l < "$tmp/found")))
+pass=$(($(wc -l < "$tmp/recs") * 5 - $(wc -l < "$tmp/found")))
 finish "$note"
