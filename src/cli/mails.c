@@ -108,6 +108,20 @@ static bool one_line(const struct mail_options *o)
 	       o->field >= 0 || choosing(&o->choice);
 }
 
+/* "LABEL value (what it means)" of field f of w's verdict, when set. */
+static void value_line(const char *label, const struct row *w,
+                       enum smtpcode_field f)
+{
+	int v = w->verdict.value[f];
+	if (!v)
+		return;
+	out_str(label);
+	out_str(smtpcode_value_name(f, v));
+	out_str(" (");
+	out_str(smtpcode_value_label(f, v));
+	out_str(")\n");
+}
+
 /* The record of recipient m, the i-th of mail, the message msg, or the
  * message's own (i RECORD_MESSAGE_INDEX, m empty) when it names none;
  * number is the message's index in its mbox, or -1. */
@@ -124,7 +138,6 @@ static void explain(const char *file, long number,
 	                               kind_reason(mail->kind), o->provider,
 	                               NULL};
 	struct smtpcode_judgement j;
-	const struct smtpcode_query *q = &j.result.query;
 	struct origin org;
 	struct row w;
 	bool rests;
@@ -168,7 +181,7 @@ static void explain(const char *file, long number,
 		return;
 	}
 	recipient_header(&org, m, i);
-	if (q->basic || q->enhanced) {
+	if (w.code_given) { /* (render_text() reads the text by its codes) */
 		render_text(&w, m->diagnostic.s ? m->diagnostic.s : "");
 	} else {
 		int reason = w.verdict.value[SMTPCODE_REASON];
@@ -182,6 +195,9 @@ static void explain(const char *file, long number,
 			out_str(j.wording.phrase ? j.wording.phrase : "");
 			out_str(j.wording.phrase ? "\"\n" : "\n");
 		}
+		/* What the reason brings, when the report ended delivery. */
+		value_line("  Suppress   ", &w, SMTPCODE_SUPPRESS);
+		value_line("  Bounce     ", &w, SMTPCODE_BOUNCE);
 	}
 	out_str("\n");
 }

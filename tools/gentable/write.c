@@ -800,8 +800,10 @@ int write_table(const char *path, const char *date)
 			layout_keep(&records[i]);
 			nrecords--;
 		} else if (records[i].kind == R_DIALECT || records[i].kind == R_WORDS ||
-		           records[i].kind == R_SYNONYMS ||
-		           records[i].kind == R_JUDGE) {
+		           records[i].kind == R_SYNONYMS) {
+			nrecords--;
+		} else if (records[i].kind == R_JUDGE) {
+			free_fields(&records[i]); /* keep_judges() took its steps */
 			nrecords--;
 		} else if (records[i].kind == R_CORPUS) {
 			free_fields(&records[i]);
