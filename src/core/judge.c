@@ -10,6 +10,7 @@
  */
 #include <string.h>
 
+#include "logvocab.h"
 #include "rules.h"
 #include "smtpcode.h"
 #include "table.h"
@@ -150,8 +151,8 @@ static void basic_entry(const struct smtpcode_query *q,
  * what the reply says it answered ("(in reply to end of DATA command)"). */
 static bool after_data(const struct smtpcode_evidence *ev)
 {
-	static const char *const stages[] = {"data", "end-of-data", "header",
-	                                     "body"};
+	static const char *const stages[] = {LOG_STAGE_DATA,
+	    LOG_STAGE_END_OF_DATA, LOG_STAGE_HEADER, LOG_STAGE_BODY};
 	const struct smtpcode_text *s = &ev->stage;
 	size_t at;
 

@@ -419,8 +419,8 @@ struct smtpcode_rules *smtpcode_rules_parse(const char *name,
     void (*report)(void *ctx, const char *message), void *ctx)
 {
 	struct reading rd;
-	char *buf = NULL;
-	size_t cap = 0, at = 0;
+	char *buf;
+	size_t at = 0;
 
 	memset(&rd, 0, sizeof rd);
 	rd.name = name ? name : "(rules)";
@@ -432,6 +432,13 @@ struct smtpcode_rules *smtpcode_rules_parse(const char *name,
 		fail(&rd, 0, "out of memory");
 		return NULL;
 	}
+	/* Each line is copied, NUL-terminated, into room for the longest
+	 * there can be. */
+	if (!(buf = malloc(len + 1))) {
+		fail(&rd, 0, "out of memory");
+		smtpcode_rules_free(rd.rs);
+		return NULL;
+	}
 	/* Line by line, as getline() reads a file: the last line's newline
 	 * may be missing; NUL bytes are the line's, for datafmt to refuse. */
 	while (at < len) {
@@ -440,15 +447,6 @@ struct smtpcode_rules *smtpcode_rules_parse(const char *name,
 		size_t n = nl ? (size_t)(nl - s) : len - at;
 		at += n + (nl != NULL);
 		rd.line++;
-		if (n + 1 > cap) {
-			char *more = realloc(buf, n + 1);
-			if (!more) {
-				fail(&rd, rd.line, "out of memory");
-				break;
-			}
-			buf = more;
-			cap = n + 1;
-		}
 		memcpy(buf, s, n);
 		buf[n] = '\0';
 		take_line(&rd, buf, n);

@@ -54,18 +54,18 @@ static struct smtpcode_text paragraph_stage(const char *p, const char *end)
 	struct smtpcode_text none = {NULL, 0};
 	char step[48];
 	size_t n = 0;
-	const char *s;
+	const char *s = NULL;
 
 	if (end - p > STAGE_PARAGRAPH)
 		end = p + STAGE_PARAGRAPH;
-	for (; p < end; p++) {
+	for (; p < end && !s; p++) {
 		if (*p == '\n' && p + 1 < end &&
 		    (p[1] == '\n' || (p[1] == '\r' && p + 2 < end && p[2] == '\n')))
 			return none; /* the paragraph ends */
-		if ((*p | 0x20) == 'i' && (s = words_at(p, end, "in reply to ")))
-			break;
+		if ((*p | 0x20) == 'i')
+			s = words_at(p, end, "in reply to ");
 	}
-	if (p >= end)
+	if (!s)
 		return none;
 	/* The step, its blanks made single spaces, up to ')' */
 	for (; s < end && *s != ')' && n < sizeof step - 1; s++)
