@@ -425,8 +425,8 @@ static void check_row(const struct row *w)
 static void check_lookup(const char *s, const struct smtpcode_entry *given)
 {
 	struct smtpcode_query q;
-	struct smtpcode_evidence ev = {{s, strlen(s)}, &q, NULL, {NULL, 0},
-	                               SMTPCODE_REPORT_UNSAID, 0, given, NULL};
+	struct smtpcode_evidence ev = {.reply = {s, strlen(s)}, .reply_code = &q,
+	                               .provider = given};
 	struct smtpcode_judgement j;
 	struct row w;
 	size_t len = strlen(s);

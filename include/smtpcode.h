@@ -491,9 +491,14 @@ struct smtpcode_evidence {
 	                                 the reporting MTA's code; or NULL */
 	struct smtpcode_text stage;   /* the step the reply answered, a stage
 	                                 word of struct smtpcode_logline
-	                                 ("rcpt", "end-of-data"); absent: read
-	                                 from the reply's "(in reply to ...
-	                                 command)" */
+	                                 ("rcpt", "end-of-data"); absent: read,
+	                                 when the judgement needs it, from the
+	                                 reply's "(in reply to ... command)",
+	                                 else from message (below) */
+	struct smtpcode_text message; /* the bounce the reply came in, whose
+	                                 text may name the step for recipient
+	                                 (smtpcode_mail_stage()); or absent */
+	struct smtpcode_text recipient;
 	enum smtpcode_report report;  /* a DSN's Action, a log's status */
 	int reason;                   /* what the message is: vacation or
 	                                 feedback (a SMTPCODE_REASON value);
@@ -512,6 +517,10 @@ struct smtpcode_judgement {
 	enum smtpcode_decider code_from;    /* code, status or nothing */
 	enum smtpcode_decider verdict_from; /* what decided the reason, and
 	                                       with it the verdict */
+	struct smtpcode_text stage;         /* the step the judgement read:
+	                                       the evidence's, else the one
+	                                       the reply or message names
+	                                       when it needed one; absent */
 };
 
 void smtpcode_judge(const struct smtpcode_evidence *ev,
@@ -967,7 +976,8 @@ enum smtpcode_report smtpcode_mail_report(const struct smtpcode_mail *m,
  * part ("(in reply to end of DATA command)", which a DSN's
  * Diagnostic-Code does not hold): a stage word of struct
  * smtpcode_logline ("rcpt", "end-of-data", ...), a static string;
- * absent when the message does not say.  Reads the first 64 KiB. */
+ * absent when the message does not say.  Reads 16 KiB after the
+ * message's header. */
 struct smtpcode_text smtpcode_mail_stage(const char *msg, size_t len,
                                          struct smtpcode_text recipient);
 

@@ -134,9 +134,10 @@ static struct smtpcode_evidence evidence_of(const struct log_ctx *c,
                                             const struct smtpcode_logline *l,
                                             struct smtpcode_text reply)
 {
-	struct smtpcode_evidence ev = {reply, &l->code, &l->dsn_code, l->stage,
-	    smtpcode_report_of(l->status.s, l->status.len), 0, c->o->provider,
-	    NULL};
+	struct smtpcode_evidence ev = {.reply = reply, .reply_code = &l->code,
+	    .status = &l->dsn_code, .stage = l->stage,
+	    .report = smtpcode_report_of(l->status.s, l->status.len),
+	    .provider = c->o->provider};
 	return ev;
 }
 
@@ -717,8 +718,9 @@ static NOINLINE bool words_record(struct log_ctx *c, const char *line,
 static NOINLINE bool line_selected(const struct selection *sel,
                                    const struct smtpcode_logline *l)
 {
-	struct smtpcode_evidence ev = {l->reply, &l->code, &l->dsn_code, l->stage,
-	    smtpcode_report_of(l->status.s, l->status.len), 0, NULL, NULL};
+	struct smtpcode_evidence ev = {.reply = l->reply, .reply_code = &l->code,
+	    .status = &l->dsn_code, .stage = l->stage,
+	    .report = smtpcode_report_of(l->status.s, l->status.len)};
 	struct smtpcode_judgement j;
 	struct row w;
 

@@ -130,13 +130,11 @@ static void explain(const char *file, long number,
                     const struct smtpcode_mail *mail,
                     const struct smtpcode_mail_recipient *m, long i)
 {
-	struct smtpcode_evidence ev = {m->diagnostic, &m->diagnostic_code,
-	                               &m->status_code,
-	                               smtpcode_mail_stage(msg.s, msg.len,
-	                                                   m->recipient),
-	                               smtpcode_mail_report(mail, m),
-	                               kind_reason(mail->kind), o->provider,
-	                               NULL};
+	struct smtpcode_evidence ev = {
+		.reply = m->diagnostic, .reply_code = &m->diagnostic_code,
+		.status = &m->status_code, .message = msg,
+		.recipient = m->recipient, .report = smtpcode_mail_report(mail, m),
+		.reason = kind_reason(mail->kind), .provider = o->provider};
 	struct smtpcode_judgement j;
 	struct origin org;
 	struct row w;
@@ -153,13 +151,13 @@ static void explain(const char *file, long number,
 	org.status = m->action;
 	org.dsn = m->status;
 	org.reply = m->diagnostic;
-	org.stage = ev.stage;
 	org.report = ev.report;
 	org.message_kind = kind_id(mail->kind);
 	if (mail->kind == SMTPCODE_MAIL_FEEDBACK)
 		org.feedback_type = m->action;
 	org.message = number;
 	judge(&ev, &j);
+	org.stage = j.stage; /* (read where the verdict needed it) */
 	if (o->format == RECORD_TEXT && !one_line(o))
 		row_verdict(&w, &j, NULL);
 	else

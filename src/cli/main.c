@@ -367,9 +367,8 @@ static int answer(const struct options *o, const char *text, size_t len,
                   const struct smtpcode_query *q, bool lined)
 {
 	static const char none[] = "no SMTP code and no wording smtpcode knows";
-	struct smtpcode_evidence ev = {{text, len}, q, NULL, {NULL, 0},
-	                               SMTPCODE_REPORT_UNSAID, 0, o->provider,
-	                               NULL};
+	struct smtpcode_evidence ev = {.reply = {text, len}, .reply_code = q,
+	                               .provider = o->provider};
 	struct smtpcode_judgement j;
 	struct row w;
 

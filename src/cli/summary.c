@@ -607,8 +607,9 @@ static COLD unsigned char scope_of(const struct summary *s,
                                    struct smtpcode_text reply,
                                    struct smtpcode_text status)
 {
-	struct smtpcode_evidence ev = {reply, NULL, q, {NULL, 0},
-	    smtpcode_report_of(status.s, status.len), 0, s->provider, NULL};
+	struct smtpcode_evidence ev = {.reply = reply, .status = q,
+	    .report = smtpcode_report_of(status.s, status.len),
+	    .provider = s->provider};
 	struct smtpcode_judgement j;
 
 	judge(&ev, &j);
@@ -761,8 +762,7 @@ static size_t wording_key(struct smtpcode_text reply, char *key)
  * decides one. */
 static int words_reason(struct smtpcode_text reply)
 {
-	struct smtpcode_evidence ev = {reply, NULL, NULL, {NULL, 0},
-	                               SMTPCODE_REPORT_UNSAID, 0, NULL, NULL};
+	struct smtpcode_evidence ev = {.reply = reply};
 	struct smtpcode_judgement j;
 
 	if (!reply.len)

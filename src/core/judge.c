@@ -147,27 +147,32 @@ static void basic_entry(const struct smtpcode_query *q,
 		r->match = b.match;
 }
 
-/* Whether the reply answered DATA or came after it: the log's stage, else
- * what the reply says it answered ("(in reply to end of DATA command)"). */
-static bool after_data(const struct smtpcode_evidence *ev)
+/* Whether the reply answered DATA or came after it: the evidence's stage,
+ * else what the reply says it answered ("(in reply to end of DATA
+ * command)"), else what the bounce says for the recipient; the stage
+ * read goes into j->stage. */
+static bool after_data(const struct smtpcode_evidence *ev,
+                       struct smtpcode_judgement *j)
 {
 	static const char *const stages[] = {LOG_STAGE_DATA,
 	    LOG_STAGE_END_OF_DATA, LOG_STAGE_HEADER, LOG_STAGE_BODY};
-	const struct smtpcode_text *s = &ev->stage;
+	const struct smtpcode_text *s = &j->stage;
 	size_t at;
 
-	if (s->len) {
-		for (size_t i = 0; i < sizeof stages / sizeof *stages; i++)
-			if (strlen(stages[i]) == s->len &&
-			    memcmp(stages[i], s->s, s->len) == 0)
-				return true;
-		return false;
-	}
-	return ev->reply.len &&
-	       (smtpcode_wording_has(ev->reply.s, ev->reply.len,
-	                             "in reply to end of data command", &at) ||
-	        smtpcode_wording_has(ev->reply.s, ev->reply.len,
-	                             "in reply to data command", &at));
+	if (!s->len && ev->reply.len &&
+	    (smtpcode_wording_has(ev->reply.s, ev->reply.len,
+	                          "in reply to end of data command", &at) ||
+	     smtpcode_wording_has(ev->reply.s, ev->reply.len,
+	                          "in reply to data command", &at)))
+		return true;
+	if (!s->len)
+		j->stage = smtpcode_mail_stage(ev->message.s, ev->message.len,
+		                               ev->recipient);
+	for (size_t i = 0; i < sizeof stages / sizeof *stages; i++)
+		if (strlen(stages[i]) == s->len &&
+		    memcmp(stages[i], s->s, s->len) == 0)
+			return true;
+	return false;
 }
 
 static unsigned char named(enum smtpcode_field f, const char *name)
@@ -297,6 +302,7 @@ void smtpcode_judge(const struct smtpcode_evidence *ev,
 	bool ended;
 
 	memset(j, 0, sizeof *j);
+	j->stage = ev->stage;
 	reply_codes(ev, &rq);
 	j->code_from = choose_code(&rq, ev->status, ev->reply.len, &q);
 	if (!provider && ev->rules && ev->reply.len)
@@ -320,7 +326,7 @@ void smtpcode_judge(const struct smtpcode_evidence *ev,
 	reason = decide_reason(ev, j, &from);
 	if (reason && table_reasons[reason].after_data &&
 	    (from == SMTPCODE_BY_WORDS || from == SMTPCODE_BY_PHRASE) &&
-	    after_data(ev)) {
+	    after_data(ev, j)) {
 		/* A refusal of the recipient after DATA, once RCPT was
 		 * accepted, is a filter speaking, not a missing mailbox;
 		 * unless a code (X.1.1) says the mailbox is missing. */

@@ -7,10 +7,10 @@
  * end of DATA command)".  The judgement needs it: a refusal of the
  * recipient after DATA is a filter's, not a missing mailbox.
  *
- * The address is looked for in the first STAGE_WINDOW bytes only (the
- * human-readable part comes first), at most STAGE_TRIES times, and the
- * step within STAGE_PARAGRAPH bytes after it: the cost stays bounded
- * whatever the message.
+ * The address is looked for in the STAGE_WINDOW bytes after the
+ * message's header only (the human-readable part comes first), at most
+ * STAGE_TRIES times, and the step within STAGE_PARAGRAPH bytes after it:
+ * the cost stays bounded whatever the message.
  */
 #include <stdbool.h>
 #include <string.h>
@@ -18,7 +18,7 @@
 #include "dialect.h"
 #include "smtpcode.h"
 
-#define STAGE_WINDOW 65536
+#define STAGE_WINDOW 16384
 #define STAGE_TRIES 8
 #define STAGE_PARAGRAPH 2048
 
@@ -47,8 +47,18 @@ static const char *words_at(const char *p, const char *end, const char *w)
 	return p;
 }
 
+/* Where the paragraph that starts at p ends (at its blank line, or at
+ * end). */
+static const char *paragraph_end(const char *p, const char *end)
+{
+	while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL && ++p < end)
+		if (*p == '\n' || (*p == '\r' && p + 1 < end && p[1] == '\n'))
+			return p;
+	return end;
+}
+
 /* The step of the paragraph that starts at p (before end), or absent:
- * "in reply to X command" before the paragraph's blank line. */
+ * "(in reply to X command)" before the paragraph's blank line. */
 static struct smtpcode_text paragraph_stage(const char *p, const char *end)
 {
 	struct smtpcode_text none = {NULL, 0};
@@ -58,13 +68,9 @@ static struct smtpcode_text paragraph_stage(const char *p, const char *end)
 
 	if (end - p > STAGE_PARAGRAPH)
 		end = p + STAGE_PARAGRAPH;
-	for (; p < end && !s; p++) {
-		if (*p == '\n' && p + 1 < end &&
-		    (p[1] == '\n' || (p[1] == '\r' && p + 2 < end && p[2] == '\n')))
-			return none; /* the paragraph ends */
-		if ((*p | 0x20) == 'i')
-			s = words_at(p, end, "in reply to ");
-	}
+	end = paragraph_end(p, end);
+	while (!s && (p = memchr(p, '(', (size_t)(end - p))) != NULL)
+		s = words_at(++p, end, "in reply to ");
 	if (!s)
 		return none;
 	/* The step, its blanks made single spaces, up to ')' */
@@ -84,22 +90,33 @@ struct smtpcode_text smtpcode_mail_stage(const char *msg, size_t len,
                                          struct smtpcode_text recipient)
 {
 	struct smtpcode_text none = {NULL, 0};
-	const char *p, *end;
+	const char *at, *end, *p;
+	size_t local, rest;
 	int tries = 0;
 
-	if (!msg || !recipient.len || !recipient.s)
+	if (!msg || !recipient.len || !recipient.s ||
+	    !(at = memchr(recipient.s, '@', recipient.len)))
 		return none;
-	end = msg + (len < STAGE_WINDOW ? len : STAGE_WINDOW);
-	for (p = msg; tries < STAGE_TRIES && (size_t)(end - p) >= recipient.len;
+	/* The address is looked for by its '@', rarer in a message than any
+	 * letter: the local part before it, the domain after. */
+	local = (size_t)(at - recipient.s);
+	rest = recipient.len - local;
+	/* After the message's header, whose Received: and Message-ID: lines
+	 * hold many '@' and never the step. */
+	p = paragraph_end(msg, msg + len);
+	end = p + ((size_t)(msg + len - p) < STAGE_WINDOW
+	               ? (size_t)(msg + len - p) : STAGE_WINDOW);
+	for (p += local; tries < STAGE_TRIES && p < end &&
+	                 (size_t)(end - p) >= rest;
 	     p++) {
 		struct smtpcode_text s;
-		p = memchr(p, recipient.s[0], (size_t)(end - p) - recipient.len + 1);
-		if (!p)
+		if (!(p = memchr(p, '@', (size_t)(end - p) - rest + 1)))
 			break;
-		if (memcmp(p, recipient.s, recipient.len) != 0)
+		if (memcmp(p, at, rest) != 0 ||
+		    memcmp(p - local, recipient.s, local) != 0)
 			continue;
 		tries++;
-		s = paragraph_stage(p + recipient.len, msg + len);
+		s = paragraph_stage(p + rest, msg + len);
 		if (s.len)
 			return s;
 	}

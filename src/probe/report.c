@@ -20,9 +20,8 @@ static void judge_reply(const struct reply *rep,
 {
 	size_t first = reply_first_line(rep);
 	struct smtpcode_query q;
-	struct smtpcode_evidence ev = {{rep->text, rep->len}, &q, NULL,
-	                               {NULL, 0}, SMTPCODE_REPORT_UNSAID, 0,
-	                               NULL, NULL};
+	struct smtpcode_evidence ev = {.reply = {rep->text, rep->len},
+	                               .reply_code = &q};
 
 	if (smtpcode_parse(rep->text, first, &q) != SMTPCODE_OK) {
 		memset(&q, 0, sizeof q);
