@@ -204,10 +204,37 @@ static void test_mail_stage(void **state)
 	assert_int_equal(s.len, 0);
 }
 
+/* A DSN's Diagnostic-Code lacks the step; its text names it, and the
+ * judgement reads it there when the words need it. */
+static void test_message_stage(void **state)
+{
+	static const char msg[] =
+	    "From: MAILER-DAEMON@example.org\n\n"
+	    "<bob@example.jp>: host mx[192.0.2.1] said: 550 Unknown user\n"
+	    "    bob@example.jp (in reply to end of DATA command)\n";
+	static const char reply[] = "550 Unknown user bob@example.jp";
+	struct smtpcode_evidence ev = {.reply = {reply, sizeof reply - 1},
+	                               .message = {msg, sizeof msg - 1},
+	                               .recipient = {"bob@example.jp", 14},
+	                               .report = SMTPCODE_REPORT_FINAL};
+	struct smtpcode_judgement j;
+
+	(void)state;
+	smtpcode_judge(&ev, &j);
+	assert_string_equal(name(SMTPCODE_REASON, &j), "filtered");
+	assert_string_equal(name(SMTPCODE_SUPPRESS, &j), "no");
+	assert_int_equal(j.stage.len, strlen("end-of-data"));
+	ev.message.len = 0; /* nothing says the step: the mailbox is gone */
+	smtpcode_judge(&ev, &j);
+	assert_string_equal(name(SMTPCODE_REASON, &j), "userunknown");
+	assert_string_equal(name(SMTPCODE_SUPPRESS, &j), "yes");
+	assert_int_equal(j.stage.len, 0);
+}
+
 int main(void)
 {
 	size_t n = sizeof cases / sizeof *cases;
-	struct CMUnitTest *tests = calloc(n + 2, sizeof *tests);
+	struct CMUnitTest *tests = calloc(n + 3, sizeof *tests);
 	int failed;
 
 	if (!tests)
@@ -219,7 +246,8 @@ int main(void)
 	}
 	tests[n] = (struct CMUnitTest)cmocka_unit_test(test_rules);
 	tests[n + 1] = (struct CMUnitTest)cmocka_unit_test(test_mail_stage);
-	failed = _cmocka_run_group_tests("judge", tests, n + 2, NULL, NULL);
+	tests[n + 2] = (struct CMUnitTest)cmocka_unit_test(test_message_stage);
+	failed = _cmocka_run_group_tests("judge", tests, n + 3, NULL, NULL);
 	free(tests);
 	return failed;
 }
