@@ -112,7 +112,8 @@ void judge(struct smtpcode_evidence *ev, struct smtpcode_judgement *j)
 	smtpcode_judge(ev, j);
 }
 
-/* The row of r, whose verdict is v, its reason's words *words. */
+/* The row of result r for input: its entry and code; the verdict is the
+ * caller's to set. */
 static void row_fill(struct row *w, const struct smtpcode_result *r,
                      const char *input)
 {
